@@ -1,0 +1,237 @@
+package guard
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// sqliteRecursive is SQLITE_RECURSIVE, which go-sqlite3 does not export.
+const sqliteRecursive = 33
+
+// deniedFunctions are refused even though SQLite knows them: they load
+// code or hand pointers to the engine.
+var deniedFunctions = map[string]bool{
+	"load_extension": true,
+	"fts3_tokenizer": true,
+	"readfile":       true,
+	"writefile":      true,
+	"edit":           true,
+}
+
+// SQLite guards one SQLite connection. NewSQLite installs it; from then on
+// every statement the connection compiles passes its authorizer, and
+// Prepare accepts only a single read-only statement.
+//
+// Like the connection it guards, a SQLite is not safe for concurrent use.
+type SQLite struct {
+	conn      *sqlite3.SQLiteConn
+	functions map[string]bool // allowed functions, lower-cased
+	denials   []string        // what the authorizer refused while compiling
+	compiling bool            // Prepare is compiling the caller's SQL
+}
+
+// stepPragmas are the pragmas SQLite runs inside the table-valued pragma
+// functions (SELECT * FROM pragma_table_info('t')) while a query steps. The
+// caller's own PRAGMA statements are refused while compiling.
+var stepPragmas = map[string]bool{
+	"table_info": true, "table_xinfo": true, "table_list": true,
+	"index_list": true, "index_info": true, "index_xinfo": true,
+	"foreign_key_list": true, "function_list": true, "collation_list": true,
+	"database_list": true, "module_list": true, "pragma_list": true,
+	"compile_options": true,
+}
+
+// NewSQLite installs the guard on conn: a deny-by-default authorizer that
+// allows reading tables, SELECT, recursive CTEs and the built-in functions a
+// query needs, and limits that make ATTACH (and so VACUUM INTO) impossible.
+// Call it before conn runs anything else, as from a driver's ConnectHook.
+func NewSQLite(conn *sqlite3.SQLiteConn) (*SQLite, error) {
+	functions, err := builtinFunctions(conn)
+	if err != nil {
+		return nil, err
+	}
+	g := &SQLite{conn: conn, functions: functions}
+	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes)
+	conn.RegisterAuthorizer(g.authorize)
+	return g, nil
+}
+
+// builtinFunctions lists the functions conn knows, less the denied ones.
+func builtinFunctions(conn *sqlite3.SQLiteConn) (map[string]bool, error) {
+	rows, err := conn.Query("SELECT DISTINCT name FROM pragma_function_list", nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing SQLite functions: %w", err)
+	}
+	defer rows.Close()
+	functions := make(map[string]bool)
+	dest := make([]driver.Value, 1)
+	for rows.Next(dest) == nil {
+		name, _ := dest[0].(string)
+		name = strings.ToLower(name)
+		if !deniedFunctions[name] && !strings.HasPrefix(name, "sqlite_rename") {
+			functions[name] = true
+		}
+	}
+	return functions, nil
+}
+
+// authorize is the connection's authorizer: deny unless the action only
+// reads.
+func (g *SQLite) authorize(action int, arg1, arg2, _ string) int {
+	switch action {
+	case sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqliteRecursive:
+		// READ covers tables, views and the table-valued pragma functions
+		// (pragma_table_info(...)), which SQLite offers only for pragmas
+		// without side effects.
+		return sqlite3.SQLITE_OK
+	case sqlite3.SQLITE_FUNCTION:
+		if g.functions[strings.ToLower(arg2)] {
+			return sqlite3.SQLITE_OK
+		}
+	case sqlite3.SQLITE_PRAGMA:
+		if !g.compiling && stepPragmas[strings.ToLower(arg1)] {
+			return sqlite3.SQLITE_OK
+		}
+	}
+	g.denials = append(g.denials, describeAction(action, arg1, arg2))
+	return sqlite3.SQLITE_DENY
+}
+
+// describeAction words a refused authorizer action for the model.
+func describeAction(action int, arg1, arg2 string) string {
+	q := func(s string) string { return `"` + s + `"` }
+	switch action {
+	case sqlite3.SQLITE_INSERT:
+		return "INSERT into table " + q(arg1)
+	case sqlite3.SQLITE_UPDATE:
+		return "UPDATE of table " + q(arg1)
+	case sqlite3.SQLITE_DELETE:
+		return "DELETE from table " + q(arg1)
+	case sqlite3.SQLITE_PRAGMA:
+		return "PRAGMA " + arg1
+	case sqlite3.SQLITE_FUNCTION:
+		return "the function " + arg2 + "()"
+	case sqlite3.SQLITE_TRANSACTION:
+		return arg1 + " (transaction control)"
+	case sqlite3.SQLITE_SAVEPOINT:
+		return "SAVEPOINT " + arg2
+	case sqlite3.SQLITE_ATTACH:
+		return "ATTACH"
+	case sqlite3.SQLITE_DETACH:
+		return "DETACH"
+	case sqlite3.SQLITE_ALTER_TABLE:
+		return "ALTER TABLE " + q(arg2)
+	case sqlite3.SQLITE_REINDEX:
+		return "REINDEX"
+	case sqlite3.SQLITE_ANALYZE:
+		return "ANALYZE"
+	case sqlite3.SQLITE_CREATE_INDEX, sqlite3.SQLITE_CREATE_TEMP_INDEX:
+		return "CREATE INDEX"
+	case sqlite3.SQLITE_CREATE_TABLE, sqlite3.SQLITE_CREATE_TEMP_TABLE:
+		return "CREATE TABLE"
+	case sqlite3.SQLITE_CREATE_TRIGGER, sqlite3.SQLITE_CREATE_TEMP_TRIGGER:
+		return "CREATE TRIGGER"
+	case sqlite3.SQLITE_CREATE_VIEW, sqlite3.SQLITE_CREATE_TEMP_VIEW:
+		return "CREATE VIEW"
+	case sqlite3.SQLITE_CREATE_VTABLE:
+		return "CREATE VIRTUAL TABLE"
+	case sqlite3.SQLITE_DROP_INDEX, sqlite3.SQLITE_DROP_TEMP_INDEX,
+		sqlite3.SQLITE_DROP_TABLE, sqlite3.SQLITE_DROP_TEMP_TABLE,
+		sqlite3.SQLITE_DROP_TRIGGER, sqlite3.SQLITE_DROP_TEMP_TRIGGER,
+		sqlite3.SQLITE_DROP_VIEW, sqlite3.SQLITE_DROP_TEMP_VIEW,
+		sqlite3.SQLITE_DROP_VTABLE:
+		return "DROP " + q(arg1)
+	}
+	return fmt.Sprintf("SQLite action %d", action)
+}
+
+// hintFor says what to send instead of the refused action.
+func hintFor(denial string) string {
+	switch {
+	case strings.HasPrefix(denial, "PRAGMA"):
+		return "Use the describe_table tool, or SELECT from a table-valued pragma function such as pragma_table_info('t')"
+	case strings.HasPrefix(denial, "the function"):
+		return "That function can load code or reach outside the database; write the query without it"
+	case strings.HasPrefix(denial, "ATTACH"), strings.HasPrefix(denial, "DETACH"):
+		return "This server reads only the database it was started with"
+	case strings.Contains(denial, "transaction"), strings.HasPrefix(denial, "SAVEPOINT"):
+		return "Every statement already runs on its own: send it without BEGIN, COMMIT or SAVEPOINT"
+	}
+	return readOnlyHint
+}
+
+// Prepare compiles sql on the guarded connection, without running it, and
+// returns the statement when sql is exactly one statement that only reads.
+// Otherwise it returns an *Error saying why, or the engine's own error when
+// the SQL does not compile (a syntax error, a missing table). The caller
+// closes the statement.
+func (g *SQLite) Prepare(sql string) (*sqlite3.SQLiteStmt, error) {
+	if err := checkText(sql); err != nil {
+		return nil, err
+	}
+	g.denials = g.denials[:0]
+	g.compiling = true
+	ds, err := g.conn.Prepare(sql)
+	g.compiling = false
+	if err != nil {
+		if len(g.denials) > 0 {
+			return nil, g.refusal(sql)
+		}
+		return nil, err
+	}
+	st := ds.(*sqlite3.SQLiteStmt)
+	if err := g.judge(st, sql); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// judge checks a compiled statement: one statement, and read-only.
+func (g *SQLite) judge(st *sqlite3.SQLiteStmt, sql string) error {
+	v := reflect.ValueOf(st).Elem()
+	stmt, tail := v.FieldByName("s"), v.FieldByName("t")
+	if !stmt.IsValid() || !tail.IsValid() {
+		// The driver's layout changed; refuse rather than guess.
+		return errors.New("guard: cannot inspect the compiled SQLite statement (driver changed)")
+	}
+	if stmt.IsNil() {
+		return &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
+	}
+	if rest := tail.String(); !blank(rest) {
+		rest = rest[skipBlank(rest):]
+		return &Error{
+			Reason: fmt.Sprintf("found more than one statement; the second begins %q", snippet(rest, 60)),
+			Hint:   "Send exactly one statement per call",
+		}
+	}
+	if len(g.denials) > 0 {
+		return g.refusal(sql)
+	}
+	if !st.Readonly() {
+		return &Error{
+			Reason: firstWord(sql) + " would change the database and is not allowed",
+			Hint:   readOnlyHint,
+		}
+	}
+	return nil
+}
+
+// refusal turns the authorizer's denials into an *Error. SQLite may stop
+// at the first denial, and CREATE first writes to its schema table, so a
+// denial on a sqlite_ table is worded from the statement itself.
+func (g *SQLite) refusal(sql string) *Error {
+	denial := g.denials[0]
+	for _, d := range g.denials {
+		if !strings.Contains(d, `"sqlite_`) {
+			return &Error{Reason: d + " is not allowed", Hint: hintFor(d)}
+		}
+	}
+	return &Error{Reason: firstWord(sql) + " would change the database schema and is not allowed", Hint: hintFor(denial)}
+}

@@ -1,0 +1,128 @@
+package source
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sqlmcp/sqlmcp"
+)
+
+// Column describes one result column.
+type Column struct {
+	Name string `json:"name"`
+	// Type is the declared type of the column the value comes from, as the
+	// engine reports it ("INTEGER", "VARCHAR(20)"); "" for expressions.
+	Type string `json:"type"`
+}
+
+// Result is a query's answer, cut to the limits with the cut reported.
+type Result struct {
+	Columns []Column
+	// Rows hold JSON-safe cells: numbers, strings or nil. A BLOB becomes a
+	// short preview with its size; long text is cut with a marker.
+	Rows [][]any
+	// Truncated is true when the query had more rows than Rows holds: it is
+	// exact, since one row past the cap is read to know.
+	Truncated bool
+	// TruncatedBy says which limit cut the rows: "rows", "bytes" or "".
+	TruncatedBy string
+	Elapsed     time.Duration
+}
+
+// budget counts rows and bytes against the limits.
+type budget struct {
+	maxRows, maxBytes, maxCell int
+	rows, bytes                int
+	cut                        string // "rows" or "bytes" once a row did not fit
+}
+
+func newBudget(l sqlmcp.Limits, maxRows int) *budget {
+	return &budget{maxRows: maxRows, maxBytes: l.MaxBytes, maxCell: l.MaxCellBytes}
+}
+
+// add converts row to JSON-safe cells and reports whether it fits; once a
+// row does not fit, the result is cut and no more rows are wanted.
+func (b *budget) add(row []any) ([]any, bool) {
+	if b.rows == b.maxRows {
+		b.cut = "rows"
+		return nil, false
+	}
+	cells := make([]any, len(row))
+	size := 2 // [ ]
+	for i, v := range row {
+		cells[i] = Cell(v, b.maxCell)
+		size += cellSize(cells[i]) + 1
+	}
+	if b.bytes+size > b.maxBytes {
+		b.cut = "bytes"
+		return nil, false
+	}
+	b.rows++
+	b.bytes += size
+	return cells, true
+}
+
+// Cell turns a driver value into a JSON-safe cell: numbers stay numbers
+// (infinities become strings, since JSON has none), text longer than
+// maxText bytes is cut with a marker, and a BLOB becomes a preview with its
+// size.
+func Cell(v any, maxText int) any {
+	switch v := v.(type) {
+	case nil, int64, bool:
+		return v
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		return v
+	case string:
+		return cutText(v, maxText)
+	case []byte:
+		return blobPreview(v)
+	case time.Time:
+		return v.Format(time.RFC3339Nano)
+	}
+	return fmt.Sprint(v)
+}
+
+// cutText cuts s to at most max bytes, on a rune boundary, and says so.
+func cutText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…[cut: %d bytes in all]", s[:cut], len(s))
+}
+
+// blobPreview shows a BLOB's size and first bytes.
+func blobPreview(b []byte) string {
+	const show = 16
+	if len(b) <= show {
+		return fmt.Sprintf("<blob %d bytes: x'%s'>", len(b), hex.EncodeToString(b))
+	}
+	return fmt.Sprintf("<blob %d bytes: x'%s'…>", len(b), hex.EncodeToString(b[:show]))
+}
+
+// cellSize approximates a cell's JSON size.
+func cellSize(c any) int {
+	switch c := c.(type) {
+	case nil:
+		return 4
+	case string:
+		return len(c) + 2
+	case int64:
+		return len(strconv.FormatInt(c, 10))
+	case float64:
+		return len(strconv.FormatFloat(c, 'g', -1, 64))
+	case bool:
+		return 5
+	}
+	return len(fmt.Sprint(c))
+}

@@ -1,0 +1,160 @@
+// Package source opens a database and is the one door through which sqlmcp
+// reaches it: every statement, the model's and sqlmcp's own catalog reads,
+// runs only after guard accepts it, on a connection the engine itself holds
+// read-only, under a timeout that stops the work inside the engine.
+//
+// source sits between guard (below) and schema and tools (above).
+package source
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+)
+
+// Options configure Open. The zero value, and nil, mean the defaults.
+type Options struct {
+	// Limits bound every statement; zero fields take their defaults.
+	Limits sqlmcp.Limits
+	// MaxConns is the most connections open at once. Default 8.
+	MaxConns int
+}
+
+// DB is an open database. It is safe for concurrent use.
+type DB struct {
+	dialect sqlmcp.Dialect
+	name    string // how to name the database in logs and messages, no secrets
+	path    string // the SQLite file; "" for other engines
+	limits  sqlmcp.Limits
+	db      *sql.DB
+}
+
+// Open opens the database dsn names, read-only, and checks that it answers.
+// dsn is a SQLite file path, or a sqlite: or file: URL. A missing file, a
+// file that is not a SQLite database or a malformed URL is an error that
+// says so.
+func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	limits := opts.Limits.WithDefaults()
+	maxConns := opts.MaxConns
+	if maxConns <= 0 {
+		maxConns = 8
+	}
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return nil, errors.New("PostgreSQL is not supported yet: give a SQLite file")
+	}
+	path, err := sqlitePath(dsn)
+	if err != nil {
+		return nil, err
+	}
+	db, err := openSQLite(path, true)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
+	d := &DB{dialect: sqlmcp.SQLite, name: path, path: path, limits: limits, db: db}
+	ctx, cancel := context.WithTimeout(ctx, limits.Timeout)
+	defer cancel()
+	if _, err := d.Catalog(ctx, "SELECT count(*) FROM sqlite_schema"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// Dialect reports the database's SQL dialect.
+func (db *DB) Dialect() sqlmcp.Dialect { return db.dialect }
+
+// Name names the database for logs and messages; it never holds a password.
+func (db *DB) Name() string { return db.name }
+
+// Path is the SQLite database file, or "" for other engines.
+func (db *DB) Path() string { return db.path }
+
+// Limits reports the limits every statement runs under.
+func (db *DB) Limits() sqlmcp.Limits { return db.limits }
+
+// Close closes the database.
+func (db *DB) Close() error { return db.db.Close() }
+
+// Query runs one statement the guard accepts and returns its result as
+// JSON-safe cells, cut to maxRows rows (zero means Limits.MaxRows; more
+// than Limits.MaxRowsLimit is an error) and to Limits.MaxBytes, with the cut
+// always reported. It returns the guard's *guard.Error for a refused
+// statement, a *TimeoutError when Limits.Timeout stopped it, ctx's error
+// when the caller cancelled, or the engine's error.
+func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (*Result, error) {
+	switch {
+	case maxRows < 0:
+		return nil, fmt.Errorf("max_rows must be positive, not %d", maxRows)
+	case maxRows == 0:
+		maxRows = db.limits.MaxRows
+	case maxRows > db.limits.MaxRowsLimit:
+		return nil, fmt.Errorf("max_rows %d is more than this server allows (%d); ask for fewer rows or aggregate", maxRows, db.limits.MaxRowsLimit)
+	}
+	res := &Result{}
+	b := newBudget(db.limits, maxRows)
+	start := time.Now()
+	err := db.run(ctx, sql, args, func(cols []Column) { res.Columns = cols },
+		func(row []any) bool {
+			cells, ok := b.add(row)
+			if !ok {
+				return false
+			}
+			res.Rows = append(res.Rows, cells)
+			return true
+		})
+	res.Elapsed = time.Since(start)
+	if err != nil {
+		return nil, err
+	}
+	res.Truncated, res.TruncatedBy = b.cut != "", b.cut
+	if res.Rows == nil {
+		res.Rows = [][]any{}
+	}
+	return res, nil
+}
+
+// Catalog runs one of sqlmcp's own catalog statements through the same
+// guard and returns every row, uncut, as the driver gives it (int64,
+// float64, string, []byte or nil). It is for schema reads, not model SQL.
+func (db *DB) Catalog(ctx context.Context, sql string, args ...any) ([][]any, error) {
+	var rows [][]any
+	err := db.run(ctx, sql, args, nil, func(row []any) bool {
+		rows = append(rows, row)
+		return true
+	})
+	return rows, err
+}
+
+// TimeoutError reports a statement stopped by Limits.Timeout.
+type TimeoutError struct{ Timeout time.Duration }
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("the query ran longer than the %s timeout and was stopped inside the database; "+
+		"make it cheaper: filter with WHERE, aggregate, add LIMIT, or avoid joins that multiply rows", e.Timeout)
+}
+
+// run is the door: it takes a connection, runs sql through the guard with
+// the timeout set, hands the columns to columns (when not nil) and each row
+// to emit until emit returns false or the rows end.
+func (db *DB) run(ctx context.Context, sql string, args []any, columns func([]Column), emit func([]any) bool) error {
+	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout)
+	defer cancel()
+	err := db.runSQLite(qctx, sql, args, columns, emit)
+	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+		return &TimeoutError{Timeout: db.limits.Timeout}
+	}
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("query cancelled: %w", ctx.Err())
+	}
+	return err
+}

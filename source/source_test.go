@@ -1,0 +1,161 @@
+package source_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+func TestDoorRefusesHostile(t *testing.T) {
+	path := dbtest.SQLiteFile(t)
+	want := dbtest.Fingerprint(t, path)
+	db := dbtest.Open(t, path, nil)
+	dir := t.TempDir()
+	for _, c := range dbtest.HostileSQLite {
+		t.Run(c.Name, func(t *testing.T) {
+			if _, err := db.Query(t.Context(), c.Expand(dir), 0); err == nil {
+				t.Errorf("ran %.80q", c.SQL)
+			}
+		})
+	}
+	if got := dbtest.Fingerprint(t, path); got != want {
+		t.Error("the database file changed")
+	}
+	dbtest.AssertEmptyDir(t, dir)
+}
+
+func TestDoorRunsReads(t *testing.T) {
+	db := dbtest.SQLite(t, nil)
+	for _, c := range dbtest.AllowedSQLite {
+		t.Run(c.Name, func(t *testing.T) {
+			if _, err := db.Query(t.Context(), c.SQL, 0); err != nil {
+				t.Errorf("%q: %v", c.SQL, err)
+			}
+		})
+	}
+}
+
+func TestQueryValues(t *testing.T) {
+	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{MaxCellBytes: 8}})
+	res, err := db.Query(t.Context(), `SELECT c.id, c.joined, p.price, p.photo, p.name, NULL AS none_here
+		FROM customers c JOIN products p ON p.id = c.id WHERE c.id IN (1, 3) ORDER BY c.id`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols := []source.Column{{"id", "INTEGER"}, {"joined", "DATE"}, {"price", "DECIMAL(10,2)"}, {"photo", "BLOB"}, {"name", "TEXT"}, {"none_here", ""}}
+	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+	want := [][]any{
+		{int64(1), "2021-03-…[cut: 10 bytes in all]", 29.5, "<blob 25 bytes: x'89504e470d0a1a0a0000000d49484452'…>", "SQL for …[cut: 15 bytes in all]", nil},
+		{int64(3), "N/A", 42.25, nil, "Robot", nil},
+	}
+	if diff := cmp.Diff(want, res.Rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if res.Truncated {
+		t.Error("truncated, want whole")
+	}
+}
+
+func TestQueryCuts(t *testing.T) {
+	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{MaxBytes: 60}})
+	const ten = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 10) SELECT x, 'abcdef' FROM n"
+	tests := []struct {
+		name    string
+		sql     string
+		maxRows int
+		rows    int
+		by      string
+	}{
+		{"cut by bytes", ten, 10, 4, "bytes"},
+		{"exactly the cap", "SELECT 1 UNION ALL SELECT 2", 2, 2, ""},
+		{"one past the cap", "SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3", 2, 2, "rows"},
+		{"rows before bytes", ten, 3, 3, "rows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := db.Query(t.Context(), tt.sql, tt.maxRows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Rows) != tt.rows || res.TruncatedBy != tt.by || res.Truncated != (tt.by != "") {
+				t.Errorf("got %d rows, truncated %v by %q; want %d rows by %q", len(res.Rows), res.Truncated, res.TruncatedBy, tt.rows, tt.by)
+			}
+		})
+	}
+	if _, err := db.Query(t.Context(), "SELECT 1", 5000); err == nil || !strings.Contains(err.Error(), "more than this server allows") {
+		t.Errorf("max_rows over the limit: got %v", err)
+	}
+}
+
+func TestQueryTimeoutStopsTheEngine(t *testing.T) {
+	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{Timeout: 200 * time.Millisecond}})
+	_, err := db.Query(t.Context(), "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1e12) SELECT count(*) FROM c", 0)
+	var te *source.TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %v, want a timeout", err)
+	}
+	// The connection is still good afterwards.
+	if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestQueryCancel(t *testing.T) {
+	db := dbtest.SQLite(t, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err := db.Query(ctx, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", 0)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want cancelled", err)
+	}
+}
+
+func TestQueryRefusalIsGuardError(t *testing.T) {
+	db := dbtest.SQLite(t, nil)
+	_, err := db.Query(t.Context(), "DELETE FROM customers", 0)
+	var ge *guard.Error
+	if !errors.As(err, &ge) {
+		t.Fatalf("got %T %v, want *guard.Error", err, err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	notDB := dir + "/notes.txt"
+	if err := writeFile(notDB, "hello, this is not a database"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ dsn, want string }{
+		{dir + "/missing.db", "no such database file"},
+		{notDB, "is not a SQLite database"},
+		{dir, "is a directory"},
+		{"file:" + dir + "/x.db?mode=rw", `parameter "mode" is not supported`},
+		{"", "no database given"},
+	}
+	for _, tt := range tests {
+		_, err := source.Open(t.Context(), tt.dsn, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Open(%q) = %v, want %q", tt.dsn, err, tt.want)
+		}
+	}
+	path := dbtest.SQLiteFile(t)
+	for _, dsn := range []string{"sqlite:" + path, "sqlite://" + path, "file:" + path, "file:" + path + "?mode=ro"} {
+		db, err := source.Open(t.Context(), dsn, nil)
+		if err != nil {
+			t.Errorf("Open(%q): %v", dsn, err)
+			continue
+		}
+		db.Close()
+	}
+}
