@@ -44,7 +44,12 @@ var stepPragmas = map[string]bool{
 	"foreign_key_list": true, "function_list": true, "collation_list": true,
 	"database_list": true, "module_list": true, "pragma_list": true,
 	"compile_options": true,
+	// Read without an argument only: with one, they would set.
+	"schema_version": true, "data_version": true,
 }
+
+// stepPragmaArgs are the step pragmas that must come without an argument.
+var stepPragmaArgs = map[string]bool{"schema_version": true, "data_version": true}
 
 // NewSQLite installs the guard on conn: a deny-by-default authorizer that
 // allows reading tables, SELECT, recursive CTEs and the built-in functions a
@@ -95,7 +100,8 @@ func (g *SQLite) authorize(action int, arg1, arg2, _ string) int {
 			return sqlite3.SQLITE_OK
 		}
 	case sqlite3.SQLITE_PRAGMA:
-		if !g.compiling && stepPragmas[strings.ToLower(arg1)] {
+		name := strings.ToLower(arg1)
+		if !g.compiling && stepPragmas[name] && (arg2 == "" || !stepPragmaArgs[name]) {
 			return sqlite3.SQLITE_OK
 		}
 	}

@@ -1,0 +1,219 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// notes are what tables and columns mean, keyed by lower-cased names.
+type notes struct {
+	tables  map[string]string
+	columns map[string]map[string]columnNote
+}
+
+type columnNote struct {
+	description, values string
+}
+
+// annotationsFile is the --annotations format:
+//
+//	tables:
+//	  customers:
+//	    description: People who bought something.
+//	    columns:
+//	      email: Contact address; NULL when unknown.
+//	      status: {description: Account state, values: "a = active, c = closed"}
+type annotationsFile struct {
+	Tables map[string]struct {
+		Description string               `yaml:"description"`
+		Columns     map[string]annotated `yaml:"columns"`
+	} `yaml:"tables"`
+}
+
+// annotated is a column's note: a string, or a description and values.
+type annotated struct {
+	Description string `yaml:"description"`
+	Values      string `yaml:"values"`
+}
+
+func (a *annotated) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		a.Description = n.Value
+		return nil
+	}
+	type plain annotated
+	return n.Decode((*plain)(a))
+}
+
+// loadNotes reads the BIRD descriptions, then the annotations file, whose
+// notes win where both speak.
+func loadNotes(db *source.DB, opts *Options) (notes, error) {
+	n := notes{tables: map[string]string{}, columns: map[string]map[string]columnNote{}}
+	dir := opts.Descriptions
+	if dir == "" && db.Path() != "" {
+		dir = filepath.Join(filepath.Dir(db.Path()), "database_description")
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			dir = ""
+		}
+	}
+	if dir != "" {
+		if err := n.readBIRD(dir); err != nil {
+			return n, err
+		}
+	}
+	if opts.Annotations != "" {
+		if err := n.readAnnotations(opts.Annotations); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// readBIRD reads every <table>.csv in dir: original_column_name,
+// column_name, column_description, data_format, value_description. It
+// tolerates a byte-order mark, Windows-1252 text and ragged rows, as BIRD's
+// own files need.
+func (n *notes) readBIRD(dir string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.csv"))
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("reading column descriptions: no .csv files in %s", dir)
+	}
+	for _, path := range paths {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("reading column descriptions: %w", err)
+		}
+		r := csv.NewReader(bytes.NewReader(toUTF8(raw)))
+		r.FieldsPerRecord = -1
+		r.LazyQuotes = true
+		records, err := r.ReadAll()
+		if err != nil {
+			return fmt.Errorf("reading column descriptions %s: %w", path, err)
+		}
+		table := strings.ToLower(strings.TrimSuffix(filepath.Base(path), ".csv"))
+		for i, rec := range records {
+			if i == 0 || len(rec) == 0 || strings.TrimSpace(rec[0]) == "" {
+				continue // the header, or a blank line
+			}
+			field := func(k int) string {
+				if k < len(rec) {
+					return strings.Join(strings.Fields(rec[k]), " ")
+				}
+				return ""
+			}
+			col, expanded, desc, format, values := field(0), field(1), field(2), field(3), field(4)
+			if expanded != "" && !strings.EqualFold(expanded, col) && !strings.Contains(strings.ToLower(desc), strings.ToLower(expanded)) {
+				desc = joinNote(expanded, desc)
+			}
+			if format != "" {
+				values = joinNote(values, "format: "+format)
+			}
+			n.setColumn(table, col, columnNote{description: desc, values: values})
+		}
+	}
+	return nil
+}
+
+// readAnnotations reads the --annotations file, YAML or JSON, refusing
+// unknown keys so that a misspelt key is not silently ignored.
+func (n *notes) readAnnotations(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reading annotations: %w", err)
+	}
+	var f annotationsFile
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // an empty file is fine
+		return fmt.Errorf("reading annotations %s: %w", path, err)
+	}
+	for table, t := range f.Tables {
+		if t.Description != "" {
+			n.tables[strings.ToLower(table)] = t.Description
+		}
+		for col, a := range t.Columns {
+			n.setColumn(strings.ToLower(table), col, columnNote{description: a.Description, values: a.Values})
+		}
+	}
+	return nil
+}
+
+func (n *notes) setColumn(table, col string, note columnNote) {
+	cols := n.columns[table]
+	if cols == nil {
+		cols = map[string]columnNote{}
+		n.columns[table] = cols
+	}
+	key := strings.ToLower(col)
+	old := cols[key]
+	if note.description == "" {
+		note.description = old.description
+	}
+	if note.values == "" {
+		note.values = old.values
+	}
+	cols[key] = note
+}
+
+// apply copies the notes onto the tables they name.
+func (n *notes) apply(tables []*Table) {
+	for _, t := range tables {
+		key := strings.ToLower(t.Name)
+		t.Description = n.tables[key]
+		cols := n.columns[key]
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			note := cols[strings.ToLower(c.Name)]
+			c.Description, c.Values = note.description, note.values
+		}
+	}
+}
+
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return strings.TrimRight(a, ". ") + ". " + b
+}
+
+// toUTF8 drops a byte-order mark and decodes Windows-1252 text, which is
+// what a CSV file that is not UTF-8 almost always is.
+func toUTF8(b []byte) []byte {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if utf8.Valid(b) {
+		return b
+	}
+	var out strings.Builder
+	for _, c := range b {
+		if c >= 0x80 && c < 0xa0 {
+			out.WriteRune(cp1252[c-0x80])
+		} else {
+			out.WriteRune(rune(c))
+		}
+	}
+	return []byte(out.String())
+}
+
+// cp1252 maps Windows-1252's bytes 0x80 to 0x9f; the rest are Latin-1.
+var cp1252 = [32]rune{
+	'€', '\u0081', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u008d', 'Ž', '\u008f',
+	'\u0090', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u009d', 'ž', 'Ÿ',
+}

@@ -1,0 +1,263 @@
+// Package schema reads a database's tables, columns, keys and indexes, joins
+// them with what the columns mean (from sidecar files), and searches them.
+// Catalog queries are plain SELECTs through source's guarded door, so the
+// schema layer cannot reach the database any other way than a tool can.
+//
+// schema sits above source and below tools.
+package schema
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// Table is a table or view.
+type Table struct {
+	Name         string       `json:"name"`
+	Kind         string       `json:"kind"` // "table", "view" or "virtual"
+	Description  string       `json:"description,omitempty"`
+	Columns      []Column     `json:"columns"`
+	ForeignKeys  []ForeignKey `json:"foreign_keys"`  // this table's references to others
+	ReferencedBy []ForeignKey `json:"referenced_by"` // other tables' references to this one
+	Indexes      []Index      `json:"indexes"`
+}
+
+// Column is one column of a table, in declaration order.
+type Column struct {
+	Name        string  `json:"name"`
+	Type        string  `json:"type"` // as declared; "" when untyped
+	Nullable    bool    `json:"nullable"`
+	Default     *string `json:"default,omitempty"`     // the default expression's text
+	PrimaryKey  int     `json:"primary_key,omitempty"` // 1-based position in the primary key; 0 when not in it
+	Description string  `json:"description,omitempty"`
+	Values      string  `json:"values,omitempty"` // what the values mean: codes, units, formats
+}
+
+// ForeignKey is a reference from Table's Columns to RefTable's RefColumns.
+type ForeignKey struct {
+	Table      string   `json:"table"`
+	Columns    []string `json:"columns"`
+	RefTable   string   `json:"ref_table"`
+	RefColumns []string `json:"ref_columns"`
+}
+
+// Index is an index on a table.
+type Index struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Unique  bool     `json:"unique"`
+}
+
+// Options configure a Catalog. The zero value, and nil, mean the defaults.
+type Options struct {
+	// Annotations is a YAML or JSON file of table and column descriptions.
+	Annotations string
+	// Descriptions is a folder of BIRD-style <table>.csv column
+	// descriptions. Empty means "database_description" beside a SQLite
+	// file, when it exists.
+	Descriptions string
+}
+
+// Catalog reads a database's schema, caching it until the schema changes.
+// It is safe for concurrent use.
+type Catalog struct {
+	db    *source.DB
+	notes notes
+
+	mu      sync.Mutex
+	version int64
+	tables  []*Table // sorted by name
+}
+
+// New returns a Catalog of db, reading the description sidecars now so that
+// a malformed file is an error at start, not on the first call.
+func New(db *source.DB, opts *Options) (*Catalog, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	n, err := loadNotes(db, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Catalog{db: db, notes: n, version: -1}, nil
+}
+
+// Tables returns every table and view, sorted by name. The result is
+// shared: callers must not change it.
+func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
+	rows, err := c.db.Catalog(ctx, "SELECT schema_version FROM pragma_schema_version")
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema version: %w", err)
+	}
+	version, _ := rows[0][0].(int64)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tables != nil && version == c.version {
+		return c.tables, nil
+	}
+	tables, err := readSQLite(ctx, c.db)
+	if err != nil {
+		return nil, err
+	}
+	c.notes.apply(tables)
+	c.tables, c.version = tables, version
+	return tables, nil
+}
+
+// NotFoundError reports a table or column that does not exist, with the
+// closest names that do.
+type NotFoundError struct {
+	What    string // "table" or "column"
+	Name    string
+	Table   string // the table searched for a column
+	Closest []string
+}
+
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("no %s named %q", e.What, e.Name)
+	if e.Table != "" {
+		msg = fmt.Sprintf("table %q has no column named %q", e.Table, e.Name)
+	}
+	if len(e.Closest) > 0 {
+		msg += "; did you mean " + quoteList(e.Closest) + "?"
+	}
+	if e.What == "table" {
+		return msg + " Call list_tables to see every table."
+	}
+	return msg + " Call describe_table to see the table's columns."
+}
+
+// Table returns the named table. Names match as the engine matches them:
+// exactly, else ignoring case; surrounding quotes, backticks or brackets are
+// ignored. An unknown name is a *NotFoundError naming the closest tables.
+func (c *Catalog) Table(ctx context.Context, name string) (*Table, error) {
+	tables, err := c.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	name = unquote(strings.TrimSpace(name))
+	names := make([]string, len(tables))
+	for i, t := range tables {
+		names[i] = t.Name
+	}
+	if i := lookup(names, name); i >= 0 {
+		return tables[i], nil
+	}
+	return nil, &NotFoundError{What: "table", Name: name, Closest: Closest(name, names, 3)}
+}
+
+// Column returns t's named column, matched like Table matches tables.
+func (t *Table) Column(name string) (*Column, error) {
+	name = unquote(strings.TrimSpace(name))
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	if i := lookup(names, name); i >= 0 {
+		return &t.Columns[i], nil
+	}
+	return nil, &NotFoundError{What: "column", Name: name, Table: t.Name, Closest: Closest(name, names, 3)}
+}
+
+// IdentifierQuote returns name as SQL would need it written: bare when it
+// is a plain word that is not a keyword, else double-quoted.
+func IdentifierQuote(name string) string {
+	if keywords[strings.ToUpper(name)] {
+		return Quote(name)
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return Quote(name)
+		}
+	}
+	return name
+}
+
+// keywords are SQL keywords that need quoting as identifiers (SQLite's
+// list, which covers the common SQL ones).
+var keywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH
+		AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK COLLATE COLUMN COMMIT CONFLICT
+		CONSTRAINT CREATE CROSS CURRENT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DATABASE DEFAULT
+		DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DO DROP EACH ELSE END ESCAPE EXCEPT EXCLUDE
+		EXCLUSIVE EXISTS EXPLAIN FAIL FILTER FIRST FOLLOWING FOR FOREIGN FROM FULL GENERATED GLOB GROUP
+		GROUPS HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER INSERT INSTEAD INTERSECT INTO
+		IS ISNULL JOIN KEY LAST LEFT LIKE LIMIT MATCH MATERIALIZED NATURAL NO NOT NOTHING NOTNULL NULL
+		NULLS OF OFFSET ON OR ORDER OTHERS OUTER OVER PARTITION PLAN PRAGMA PRECEDING PRIMARY QUERY RAISE
+		RANGE RECURSIVE REFERENCES REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RETURNING RIGHT
+		ROLLBACK ROW ROWS SAVEPOINT SELECT SET TABLE TEMP TEMPORARY THEN TIES TO TRANSACTION TRIGGER
+		UNBOUNDED UNION UNIQUE UPDATE USER USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH WITHOUT`) {
+		m[k] = true
+	}
+	return m
+}()
+
+// lookup finds name among names: exactly, else by a unique match ignoring
+// case. It returns -1 when there is none.
+func lookup(names []string, name string) int {
+	found := -1
+	for i, n := range names {
+		if n == name {
+			return i
+		}
+		if strings.EqualFold(n, name) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// unquote strips one pair of SQL identifier quotes.
+func unquote(s string) string {
+	if len(s) >= 2 {
+		switch first, last := s[0], s[len(s)-1]; {
+		case first == '"' && last == '"', first == '`' && last == '`', first == '[' && last == ']':
+			return s[1 : len(s)-1]
+		}
+	}
+	return s
+}
+
+// Quote quotes an identifier for SQL.
+func Quote(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// RowCount counts t's rows exactly, unless that takes longer than the
+// context allows; then it reports ok false.
+func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, ok bool) {
+	rows, err := c.db.Catalog(ctx, "SELECT count(*) FROM "+Quote(t.Name))
+	if err != nil || len(rows) != 1 {
+		return 0, false
+	}
+	n, ok = rows[0][0].(int64)
+	return n, ok
+}
+
+// sortTables orders tables by name, case-insensitively.
+func sortTables(tables []*Table) {
+	sort.Slice(tables, func(i, j int) bool {
+		a, b := strings.ToLower(tables[i].Name), strings.ToLower(tables[j].Name)
+		if a != b {
+			return a < b
+		}
+		return tables[i].Name < tables[j].Name
+	})
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

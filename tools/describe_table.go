@@ -1,0 +1,125 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/schema"
+)
+
+var describeTableTool = &mcp.Tool{
+	Name: "describe_table",
+	Description: "Describe one table or view: its columns in order (name, declared type, nullable, default, " +
+		"primary-key position, what the column means and what its values mean), foreign keys to and from " +
+		"other tables, indexes and the row count. Use the exact column names it gives in run_query, " +
+		"double-quoted when they hold spaces, punctuation or reserved words.",
+	Annotations: annotations("Describe a table"),
+}
+
+type describeTableIn struct {
+	Table string `json:"table" jsonschema:"the table or view name, as list_tables gives it"`
+}
+
+func (in describeTableIn) audit(e *zerolog.Event) { e.Str("table", in.Table) }
+
+type describeTableOut struct {
+	Name         string              `json:"name"`
+	Kind         string              `json:"kind"`
+	Description  string              `json:"description,omitempty"`
+	Rows         *int64              `json:"rows" jsonschema:"row count; null when counting took too long"`
+	Columns      []schema.Column     `json:"columns"`
+	ForeignKeys  []schema.ForeignKey `json:"foreign_keys" jsonschema:"this table's references to other tables"`
+	ReferencedBy []schema.ForeignKey `json:"referenced_by" jsonschema:"other tables' references to this one"`
+	Indexes      []schema.Index      `json:"indexes"`
+}
+
+func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
+	t, err := s.cat.Table(ctx, in.Table)
+	if err != nil {
+		return describeTableOut{}, err
+	}
+	out := describeTableOut{Name: t.Name, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
+		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes}
+	cctx, cancel := context.WithTimeout(ctx, countBudget)
+	defer cancel()
+	if n, ok := s.cat.RowCount(cctx, t); ok {
+		out.Rows = &n
+	}
+	return out, nil
+}
+
+func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)) }
+
+func (o describeTableOut) text() string {
+	var b strings.Builder
+	rows := "rows unknown"
+	if o.Rows != nil {
+		rows = plural(*o.Rows, "row")
+	}
+	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, schema.IdentifierQuote(o.Name), rows)
+	if o.Description != "" {
+		fmt.Fprintf(&b, ": %s", o.Description)
+	}
+	b.WriteString("\ncolumns:\n")
+	for _, c := range o.Columns {
+		fmt.Fprintf(&b, "- %s %s", schema.IdentifierQuote(c.Name), orDash(c.Type))
+		if c.PrimaryKey > 0 {
+			fmt.Fprintf(&b, " PRIMARY KEY(%d)", c.PrimaryKey)
+		}
+		if !c.Nullable {
+			b.WriteString(" NOT NULL")
+		}
+		if c.Default != nil {
+			fmt.Fprintf(&b, " DEFAULT %s", *c.Default)
+		}
+		if c.Description != "" {
+			fmt.Fprintf(&b, ": %s", c.Description)
+		}
+		if c.Values != "" {
+			fmt.Fprintf(&b, " [values: %s]", c.Values)
+		}
+		b.WriteByte('\n')
+	}
+	keys := func(title string, ks []schema.ForeignKey) {
+		if len(ks) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s:\n", title)
+		for _, k := range ks {
+			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", schema.IdentifierQuote(k.Table), quoteAll(k.Columns),
+				schema.IdentifierQuote(k.RefTable), quoteAll(k.RefColumns))
+		}
+	}
+	keys("foreign keys", o.ForeignKeys)
+	keys("referenced by", o.ReferencedBy)
+	if len(o.Indexes) > 0 {
+		b.WriteString("indexes:\n")
+		for _, ix := range o.Indexes {
+			unique := ""
+			if ix.Unique {
+				unique = " UNIQUE"
+			}
+			fmt.Fprintf(&b, "- %s%s (%s)\n", ix.Name, unique, quoteAll(ix.Columns))
+		}
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = schema.IdentifierQuote(n)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,137 @@
+package tools_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/tools")
+
+// TestGolden calls each tool as testdata/tools/*.txtar says, through a real
+// MCP client, and compares what the model would receive.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "tools", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	cs := connect(t, nil)
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := parseTxtar(raw)
+			call := strings.SplitN(strings.TrimSpace(a.section("call")), "\n", 2)
+			if len(call) != 2 {
+				t.Fatalf("the call section needs a tool name line and a JSON arguments line")
+			}
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: call[0], Arguments: json.RawMessage(call[1])})
+			if err != nil {
+				t.Fatalf("protocol error: %v", err)
+			}
+			got := render(t, res)
+			if *update {
+				a.set("sqlite", got)
+				if err := os.WriteFile(file, a.format(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want := a.section("sqlite"); got != want {
+				t.Errorf("%s\n--- got ---\n%s--- want ---\n%s", file, got, want)
+			}
+		})
+	}
+}
+
+var elapsed = regexp.MustCompile(`"elapsed_ms": \d+`)
+
+// render writes a result as the model receives it: the error flag, the text
+// and the structured content, with timings zeroed.
+func render(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var b strings.Builder
+	if res.IsError {
+		b.WriteString("isError: true\n")
+	}
+	for _, c := range res.Content {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			t.Fatalf("content of type %T", c)
+		}
+		b.WriteString(tc.Text)
+		if !strings.HasSuffix(tc.Text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if res.StructuredContent != nil {
+		raw, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pretty bytes.Buffer
+		json.Indent(&pretty, raw, "", "  ")
+		b.WriteString("structured:\n")
+		b.WriteString(elapsed.ReplaceAllString(pretty.String(), `"elapsed_ms": 0`))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// txtar is a comment and named sections, as golang.org/x/tools/txtar.
+type txtar struct {
+	comment string
+	names   []string
+	bodies  map[string]string
+}
+
+var marker = regexp.MustCompile(`(?m)^-- (\S+) --$`)
+
+func parseTxtar(raw []byte) *txtar {
+	s := string(raw)
+	a := &txtar{bodies: map[string]string{}}
+	locs := marker.FindAllStringSubmatchIndex(s, -1)
+	if len(locs) == 0 {
+		a.comment = s
+		return a
+	}
+	a.comment = s[:locs[0][0]]
+	for i, l := range locs {
+		name := s[l[2]:l[3]]
+		end := len(s)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		a.names = append(a.names, name)
+		a.bodies[name] = strings.TrimPrefix(s[l[1]:end], "\n")
+	}
+	return a
+}
+
+func (a *txtar) section(name string) string { return a.bodies[name] }
+
+func (a *txtar) set(name, body string) {
+	if _, ok := a.bodies[name]; !ok {
+		a.names = append(a.names, name)
+	}
+	a.bodies[name] = body
+}
+
+func (a *txtar) format() []byte {
+	var b strings.Builder
+	b.WriteString(a.comment)
+	for _, n := range a.names {
+		b.WriteString("-- " + n + " --\n")
+		b.WriteString(a.bodies[n])
+	}
+	return []byte(b.String())
+}

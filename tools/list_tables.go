@@ -1,0 +1,84 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/schema"
+)
+
+var listTablesTool = &mcp.Tool{
+	Name: "list_tables",
+	Description: "List every table and view in the database: name, kind, row count, column count and " +
+		"what it holds when known. Start here; then describe_table the tables that matter.",
+	Annotations: annotations("List tables"),
+}
+
+type listTablesIn struct{}
+
+type listTablesOut struct {
+	Tables []tableSummary `json:"tables"`
+}
+
+type tableSummary struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind" jsonschema:"table, view or virtual"`
+	Rows    *int64 `json:"rows" jsonschema:"row count; null when counting took too long"`
+	Columns int    `json:"columns"`
+	// Description is what the table holds, from the annotations.
+	Description string `json:"description,omitempty"`
+}
+
+// countBudget bounds the time list_tables spends counting rows, so a
+// database of huge tables still lists quickly; uncounted tables say null.
+const countBudget = 2 * time.Second
+
+func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut, error) {
+	tables, err := s.cat.Tables(ctx)
+	if err != nil {
+		return listTablesOut{}, s.modelError(ctx, err)
+	}
+	out := listTablesOut{Tables: make([]tableSummary, len(tables))}
+	cctx, cancel := context.WithTimeout(ctx, countBudget)
+	defer cancel()
+	for i, t := range tables {
+		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description}
+		if n, ok := s.cat.RowCount(cctx, t); ok {
+			out.Tables[i].Rows = &n
+		}
+	}
+	return out, nil
+}
+
+func (o listTablesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Tables)) }
+
+func (o listTablesOut) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d tables and views:\n", len(o.Tables))
+	for _, t := range o.Tables {
+		rows := "rows unknown"
+		if t.Rows != nil {
+			rows = plural(*t.Rows, "row")
+		}
+		fmt.Fprintf(&b, "- %s (%s, %s, %s)", schema.IdentifierQuote(t.Name), t.Kind, rows, plural(int64(t.Columns), "column"))
+		if t.Description != "" {
+			fmt.Fprintf(&b, ": %s", t.Description)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func plural(n int64, word string) string { return pluralWord(int(n), word, word+"s") }
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+var runQueryTool = &mcp.Tool{
+	Name: "run_query",
+	Description: "Run one read-only SQL statement (SELECT, WITH ... SELECT, VALUES, UNION, EXPLAIN) and return " +
+		"its columns and rows. Anything that would change the database is refused. Quote identifiers that " +
+		"hold spaces, punctuation, capitals or reserved words in double quotes. Results are cut at max_rows " +
+		"and at a size limit, and truncated says so: then aggregate, filter or add LIMIT rather than paging. " +
+		"On an error, read the message: it names the problem and often the fix.",
+	Annotations: annotations("Run a read-only query"),
+}
+
+type runQueryIn struct {
+	SQL     string `json:"sql" jsonschema:"one read-only SQL statement"`
+	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most rows to return; default and maximum are set by the server"`
+}
+
+func (in runQueryIn) audit(e *zerolog.Event) { e.Str("sql", in.SQL) }
+
+type runQueryOut struct {
+	Columns  []source.Column `json:"columns"`
+	Rows     [][]any         `json:"rows" jsonschema:"cells are numbers, strings or null; a BLOB is shown as a preview with its size; long text is cut with a marker"`
+	RowCount int             `json:"row_count" jsonschema:"rows returned"`
+	// Truncated is exact: one row past the cap is read to know.
+	Truncated   bool   `json:"truncated" jsonschema:"true when the query had more rows than returned"`
+	TruncatedBy string `json:"truncated_by,omitempty" jsonschema:"which limit cut the rows: rows or bytes"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+}
+
+func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, error) {
+	res, err := s.db.Query(ctx, in.SQL, in.MaxRows)
+	if err != nil {
+		return runQueryOut{}, s.modelError(ctx, err)
+	}
+	return runQueryOut{
+		Columns:     res.Columns,
+		Rows:        res.Rows,
+		RowCount:    len(res.Rows),
+		Truncated:   res.Truncated,
+		TruncatedBy: res.TruncatedBy,
+		ElapsedMS:   res.Elapsed.Milliseconds(),
+	}, nil
+}
+
+func (o runQueryOut) audit(e *zerolog.Event) {
+	e.Int("rows", o.RowCount).Bool("truncated", o.Truncated)
+}
+
+func (o runQueryOut) text() string {
+	var b strings.Builder
+	names := make([]string, len(o.Columns))
+	for i, c := range o.Columns {
+		names[i] = cellText(c.Name)
+	}
+	b.WriteString(strings.Join(names, " | "))
+	b.WriteByte('\n')
+	for _, r := range o.Rows {
+		for i, v := range r {
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			if s, ok := v.(string); ok {
+				b.WriteString(cellText(s))
+			} else {
+				b.WriteString(literal(v))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "(%s", plural(int64(o.RowCount), "row"))
+	switch o.TruncatedBy {
+	case "rows":
+		b.WriteString("; truncated: the query has more rows. Aggregate, filter or add LIMIT, or raise max_rows")
+	case "bytes":
+		b.WriteString("; truncated: the result reached the size limit. Select fewer or shorter columns, or aggregate")
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
+
+// cellText keeps a text cell on one line of the table.
+var cellText = strings.NewReplacer("\n", `\n`, "\r", `\r`, "|", `\|`).Replace
+
+// literal renders a cell the way SQL would write it: NULL, numbers bare,
+// text in single quotes.
+func literal(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return "'" + strings.ReplaceAll(cellText(v), "'", "''") + "'"
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}

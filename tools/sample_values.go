@@ -1,0 +1,91 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/schema"
+)
+
+var sampleValuesTool = &mcp.Tool{
+	Name: "sample_values",
+	Description: "Show a few real, non-NULL values of one column, distinct where possible, to learn how " +
+		"values are written (codes, case, date formats) before you filter on them. Reads only the first " +
+		"rows of a big table; use distinct_values for counts or to find a value.",
+	Annotations: annotations("Sample a column's values"),
+}
+
+type columnIn struct {
+	Table  string `json:"table" jsonschema:"the table or view name"`
+	Column string `json:"column" jsonschema:"the column name, as describe_table gives it"`
+}
+
+type sampleValuesIn struct {
+	columnIn
+	Limit int `json:"limit,omitempty" jsonschema:"most values to return: 1 to 100, default 10"`
+}
+
+func (in columnIn) audit(e *zerolog.Event) { e.Str("table", in.Table).Str("column", in.Column) }
+
+type sampleValuesOut struct {
+	Table  string `json:"table"`
+	Column string `json:"column"`
+	Values []any  `json:"values"`
+}
+
+// sampleScan bounds how many rows sample_values reads.
+const sampleScan = 10000
+
+// resolve finds a table and column in the live schema, so that the SQL the
+// value tools build holds only names that exist, quoted.
+func (s *server) resolve(ctx context.Context, in columnIn) (*schema.Table, *schema.Column, error) {
+	t, err := s.cat.Table(ctx, in.Table)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := t.Column(in.Column)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, c, nil
+}
+
+func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleValuesOut, error) {
+	limit, err := bounded("limit", in.Limit, 10, 100)
+	if err != nil {
+		return sampleValuesOut{}, err
+	}
+	t, c, err := s.resolve(ctx, in.columnIn)
+	if err != nil {
+		return sampleValuesOut{}, err
+	}
+	col := schema.Quote(c.Name)
+	sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d)",
+		col, col, schema.Quote(t.Name), col, sampleScan)
+	res, err := s.db.Query(ctx, sql, limit)
+	if err != nil {
+		return sampleValuesOut{}, s.modelError(ctx, err)
+	}
+	out := sampleValuesOut{Table: t.Name, Column: c.Name, Values: make([]any, len(res.Rows))}
+	for i, r := range res.Rows {
+		out.Values[i] = r[0]
+	}
+	return out, nil
+}
+
+func (o sampleValuesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Values)) }
+
+func (o sampleValuesOut) text() string {
+	if len(o.Values) == 0 {
+		return fmt.Sprintf("%s.%s holds no non-NULL values", o.Table, o.Column)
+	}
+	vals := make([]string, len(o.Values))
+	for i, v := range o.Values {
+		vals[i] = literal(v)
+	}
+	return fmt.Sprintf("%d sample values of %s.%s: %s", len(o.Values), o.Table, o.Column, strings.Join(vals, ", "))
+}

@@ -1,0 +1,81 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/schema"
+)
+
+var searchSchemaTool = &mcp.Tool{
+	Name: "search_schema",
+	Description: "Find tables and columns by keyword when you do not know their names: searches names " +
+		"(split at underscores, case changes and punctuation, so 'free meal' finds \"Free Meal Count (K-12)\"), " +
+		"column descriptions and value notes. Best matches first; each says which fields matched.",
+	Annotations: annotations("Search the schema"),
+}
+
+type searchSchemaIn struct {
+	Query string `json:"query" jsonschema:"words to look for, e.g. 'free meal' or 'enrollment date'"`
+	Limit int    `json:"limit,omitempty" jsonschema:"most matches to return: 1 to 100, default 20"`
+}
+
+func (in searchSchemaIn) audit(e *zerolog.Event) { e.Str("query", in.Query) }
+
+type searchSchemaOut struct {
+	Query   string         `json:"query"`
+	Matches []schema.Match `json:"matches"`
+}
+
+func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSchemaOut, error) {
+	limit, err := bounded("limit", in.Limit, 20, 100)
+	if err != nil {
+		return searchSchemaOut{}, err
+	}
+	if strings.TrimSpace(in.Query) == "" {
+		return searchSchemaOut{}, fmt.Errorf("query is empty: give one or more words, e.g. 'free meal'")
+	}
+	matches, err := s.cat.Search(ctx, in.Query, limit)
+	if err != nil {
+		return searchSchemaOut{}, s.modelError(ctx, err)
+	}
+	return searchSchemaOut{Query: in.Query, Matches: matches}, nil
+}
+
+func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Matches)) }
+
+func (o searchSchemaOut) text() string {
+	if len(o.Matches) == 0 {
+		return fmt.Sprintf("nothing matches %q; try other words, or list_tables", o.Query)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s for %q, best first:\n", pluralWord(len(o.Matches), "match", "matches"), o.Query)
+	for _, m := range o.Matches {
+		if m.Column == "" {
+			fmt.Fprintf(&b, "- table %s", schema.IdentifierQuote(m.Table))
+		} else {
+			fmt.Fprintf(&b, "- %s.%s %s", schema.IdentifierQuote(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
+		}
+		fmt.Fprintf(&b, " [matched %s]", strings.Join(m.Matched, ", "))
+		if m.Description != "" {
+			fmt.Fprintf(&b, ": %s", m.Description)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// bounded checks an optional numeric argument: zero means def.
+func bounded(name string, v, def, max int) (int, error) {
+	switch {
+	case v == 0:
+		return def, nil
+	case v < 0 || v > max:
+		return 0, fmt.Errorf("%s must be between 1 and %d, not %d", name, max, v)
+	}
+	return v, nil
+}

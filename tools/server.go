@@ -1,0 +1,201 @@
+// Package tools is sqlmcp's MCP face: the six tools a model uses to explore
+// and query a database, each with typed input and output, a compact text
+// rendering, and errors written for the model to act on. NewServer returns
+// the *mcp.Server; cmd/sqlmcp decides the transport.
+//
+// tools sits on top: it imports source, schema and guard, and nothing
+// imports it but cmd/sqlmcp.
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// Options configure NewServer. The zero value, and nil, mean the defaults.
+type Options struct {
+	// Logger receives one audit event per tool call. Default: no logs.
+	Logger zerolog.Logger
+	// Version is reported to clients. Default "dev".
+	Version string
+}
+
+// server holds what every tool handler needs.
+type server struct {
+	db  *source.DB
+	cat *schema.Catalog
+	log zerolog.Logger
+}
+
+// NewServer returns an MCP server offering the six tools over db, whose
+// schema and column notes cat reads. It is safe for concurrent use: calls
+// run at the same time on separate connections.
+func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
+	if opts == nil {
+		opts = &Options{}
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &server{db: db, cat: cat, log: opts.Logger}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
+		&mcp.ServerOptions{
+			Instructions: instructions(db),
+			Logger:       slog.New(zerolog.NewSlogHandler(opts.Logger)),
+		})
+	add(s, srv, listTablesTool, s.listTables)
+	add(s, srv, describeTableTool, s.describeTable)
+	add(s, srv, searchSchemaTool, s.searchSchema)
+	add(s, srv, sampleValuesTool, s.sampleValues)
+	add(s, srv, distinctValuesTool, s.distinctValues)
+	add(s, srv, runQueryTool, s.runQuery)
+	return srv
+}
+
+func instructions(db *source.DB) string {
+	l := db.Limits()
+	return fmt.Sprintf(`This server gives read-only access to one %s database.
+Explore before you query: list_tables, then describe_table for the tables that matter
+(columns, keys and what the columns mean), or search_schema to find columns by meaning.
+Check real values with sample_values and distinct_values before filtering on them.
+Then run_query runs one SELECT. Nothing can change the database: writes are refused.
+Every query stops after %s; results are cut at %d rows (ask for up to %d with max_rows)
+and %d KiB, and the result says when it was cut.`,
+		db.Dialect(), l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10)
+}
+
+// annotations mark every tool as a read-only, repeatable lookup in a
+// closed world.
+func annotations(title string) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+}
+
+// audited is what a tool's output tells the audit log.
+type audited interface {
+	audit(e *zerolog.Event)
+	text() string
+}
+
+// add registers a tool whose handler returns its output or an error for the
+// model, logging one audit event per call and rendering the output as text.
+func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
+	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		start := time.Now()
+		out, err := h(ctx, in)
+		e := s.log.Info()
+		if err != nil {
+			e = s.log.Warn()
+		}
+		e = e.Str("event", "tool_call").Str("tool", t.Name)
+		if a, ok := any(in).(interface{ audit(*zerolog.Event) }); ok {
+			a.audit(e)
+		}
+		if err != nil {
+			e.Str("verdict", verdict(err)).Str("error", err.Error()).Dur("duration", time.Since(start)).Send()
+			var zero Out
+			return nil, zero, err
+		}
+		out.audit(e)
+		e.Str("verdict", "ok").Dur("duration", time.Since(start)).Send()
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}}, out, nil
+	})
+}
+
+// verdict classifies an error for the audit log.
+func verdict(err error) string {
+	var ge *guard.Error
+	var te *source.TimeoutError
+	switch {
+	case errors.As(err, &ge):
+		return "refused"
+	case errors.As(err, &te):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	}
+	return "error"
+}
+
+// modelError words an error from the door for the model: a refusal says
+// what was refused and what to send; an engine error keeps the engine's
+// words and adds the closest names when a table or column was not found.
+func (s *server) modelError(ctx context.Context, err error) error {
+	var ge *guard.Error
+	var te *source.TimeoutError
+	switch {
+	case errors.As(err, &ge):
+		return fmt.Errorf("refused: %s", ge.Error())
+	case errors.As(err, &te), errors.Is(err, context.Canceled):
+		return err
+	}
+	msg := err.Error()
+	hint := s.engineHint(ctx, msg)
+	return fmt.Errorf("%s error: %s%s", s.db.Dialect(), msg, hint)
+}
+
+// engineHint suggests the closest names for SQLite's "no such table: x"
+// and "no such column: x".
+func (s *server) engineHint(ctx context.Context, msg string) string {
+	tables, err := s.cat.Tables(ctx)
+	if err != nil {
+		return ""
+	}
+	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
+		names := make([]string, len(tables))
+		for i, t := range tables {
+			names[i] = t.Name
+		}
+		if c := schema.Closest(strings.TrimPrefix(name, "main."), names, 3); len(c) > 0 {
+			return ". Tables with similar names: " + strings.Join(c, ", ") + ". Call list_tables to see all"
+		}
+		return ". Call list_tables to see every table"
+	}
+	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		var names []string
+		for _, t := range tables {
+			for _, c := range t.Columns {
+				names = append(names, t.Name+"."+c.Name)
+			}
+		}
+		var close []string
+		for _, n := range names {
+			col := n[strings.LastIndexByte(n, '.')+1:]
+			if len(schema.Closest(name, []string{col}, 1)) > 0 {
+				close = append(close, quoteQualified(n))
+			}
+			if len(close) == 5 {
+				break
+			}
+		}
+		if len(close) > 0 {
+			return ". Columns with similar names: " + strings.Join(close, ", ") + ". Quote names with spaces or capitals in double quotes"
+		}
+		return ". Call describe_table to see a table's columns"
+	}
+	if strings.Contains(msg, "syntax error") {
+		return ". Check the SQL near that point; quote identifiers that hold spaces, punctuation or reserved words in double quotes"
+	}
+	return ""
+}
+
+// quoteQualified quotes the parts of table.column that need quotes.
+func quoteQualified(name string) string {
+	i := strings.LastIndexByte(name, '.')
+	return schema.IdentifierQuote(name[:i]) + "." + schema.IdentifierQuote(name[i+1:])
+}
