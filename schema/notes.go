@@ -140,7 +140,9 @@ func (n *notes) readAnnotations(path string) error {
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // an empty file is fine
-		return fmt.Errorf("reading annotations %s: %w", path, err)
+		// yaml's errors span lines; a start-up error is one line.
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", ";")), " ")
+		return fmt.Errorf("reading annotations %s: %s", path, msg)
 	}
 	for table, t := range f.Tables {
 		if t.Description != "" {

@@ -1,0 +1,241 @@
+// Command sqlmcp is an MCP server that lets a model explore and query a SQL
+// database without being able to change it.
+//
+//	sqlmcp serve --db shop.db     # serve a SQLite file over stdio
+//	sqlmcp serve --demo           # serve the bundled demo database
+//	sqlmcp version
+//
+// Every flag can also come from an SQLMCP_* environment variable; flags
+// win. This package is the only reader of flags, environment and signals.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/demo"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/tools"
+)
+
+// version is set at link time by release builds (-X main.version=v1.2.3);
+// otherwise it comes from the module's build information.
+var version = ""
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sqlmcp:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError is a mistake in how sqlmcp was started: exit status 2.
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+const usage = `sqlmcp: an MCP server that lets a model read a SQL database, never change it.
+
+Usage:
+  sqlmcp [serve] --db PATH|URL [flags]   serve a database over MCP on stdio
+  sqlmcp [serve] --demo [flags]          serve the bundled demo database
+  sqlmcp version                         print the version
+  sqlmcp help                            print this help
+
+Flags of serve (each also read from the environment variable shown):
+`
+
+// run is the program: it reads args and env, and serves on stdin and
+// stdout until ctx ends or the client hangs up. Logs go to stderr.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		cfg, err := parseServe(args, stdout, getenv)
+		if err != nil || cfg == nil {
+			return err
+		}
+		return serve(ctx, cfg, stdin, stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		newFlags(&config{}, stdout).PrintDefaults()
+		return nil
+	}
+	return usagef("unknown command %q: the commands are serve, version and help", cmd)
+}
+
+// config is what serve needs, from flags and environment.
+type config struct {
+	db          string
+	demo        bool
+	annotations string
+	cacheDir    string
+	limits      sqlmcp.Limits
+	logLevel    string
+}
+
+// newFlags defines serve's flags on cfg, with their defaults.
+func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&cfg.db, "db", "", "database: a SQLite file path, or a sqlite: or file: URL (SQLMCP_DB)")
+	fs.BoolVar(&cfg.demo, "demo", false, "serve the bundled demo database, built on first use into the cache directory (SQLMCP_DEMO)")
+	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
+	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
+	fs.DurationVar(&cfg.limits.Timeout, "timeout", 15*time.Second, "stop any query after this long, inside the engine (SQLMCP_TIMEOUT)")
+	fs.IntVar(&cfg.limits.MaxRows, "max-rows", 100, "rows a query returns unless the caller asks for fewer or more (SQLMCP_MAX_ROWS)")
+	fs.IntVar(&cfg.limits.MaxRowsLimit, "max-rows-limit", 1000, "the most rows a caller may ask for (SQLMCP_MAX_ROWS_LIMIT)")
+	fs.IntVar(&cfg.limits.MaxBytes, "max-bytes", 256<<10, "the most bytes of rows a result holds, as JSON (SQLMCP_MAX_BYTES)")
+	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
+	return fs
+}
+
+// envName is the environment variable of a flag: --max-rows is SQLMCP_MAX_ROWS.
+func envName(flagName string) string {
+	return "SQLMCP_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parseServe reads serve's environment, then its flags, and checks them.
+// It returns a nil config and no error when -help was asked for.
+func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*config, error) {
+	cfg := &config{}
+	fs := newFlags(cfg, io.Discard)
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = usagef("%s=%q is not a valid --%s value (%v)", envName(f.Name), v, f.Name, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return nil, envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return nil, nil
+		}
+		return nil, usagef("%v (see sqlmcp help)", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (see sqlmcp help)", fs.Arg(0))
+	}
+	l := cfg.limits
+	switch {
+	case cfg.db != "" && cfg.demo:
+		return nil, usagef("give --db or --demo, not both")
+	case cfg.db == "" && !cfg.demo:
+		return nil, usagef("no database: pass --db PATH (or set SQLMCP_DB), or --demo for the bundled demo")
+	case l.Timeout <= 0:
+		return nil, usagef("--timeout must be positive, not %s", l.Timeout)
+	case l.MaxRows <= 0 || l.MaxRowsLimit <= 0 || l.MaxBytes <= 0 || l.MaxCellBytes <= 0:
+		return nil, usagef("--max-rows, --max-rows-limit, --max-bytes and --max-cell-bytes must be positive")
+	case l.MaxRows > l.MaxRowsLimit:
+		return nil, usagef("--max-rows %d is more than --max-rows-limit %d", l.MaxRows, l.MaxRowsLimit)
+	}
+	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
+		return nil, usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	return cfg, nil
+}
+
+// serve opens the database and serves MCP on stdin and stdout.
+func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
+	level, _ := zerolog.ParseLevel(cfg.logLevel)
+	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
+
+	dsn, annotations := cfg.db, cfg.annotations
+	if cfg.demo {
+		dir := cfg.cacheDir
+		if dir == "" {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				return usagef("finding a cache directory for the demo: %v (set --cache-dir)", err)
+			}
+			dir = filepath.Join(base, "sqlmcp")
+		}
+		path, err := demo.Open(dir)
+		if err != nil {
+			return fmt.Errorf("building the demo database: %w", err)
+		}
+		dsn = path
+		if annotations == "" {
+			annotations = filepath.Join(filepath.Dir(path), "annotations.json")
+		}
+	}
+	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits})
+	if err != nil {
+		return usageError{err}
+	}
+	defer db.Close()
+	cat, err := schema.New(db, &schema.Options{Annotations: annotations})
+	if err != nil {
+		return usageError{err}
+	}
+	limits := db.Limits()
+	log.Info().Str("event", "start").Str("version", buildVersion()).
+		Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
+		Str("annotations", annotations).
+		Strs("guard", []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}).
+		Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
+		Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
+		Str("transport", "stdio").Send()
+
+	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion()})
+	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	err = srv.Run(ctx, t)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	log.Info().Str("event", "stop").Send()
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// buildVersion is the release version, or the module version the binary
+// was built from, or "(devel)".
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

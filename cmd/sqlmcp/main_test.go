@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+// TestMain lets the test binary stand in for sqlmcp in a subprocess.
+func TestMain(m *testing.M) {
+	if os.Getenv("SQLMCP_TEST_BE_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func TestStartErrors(t *testing.T) {
+	path := dbtest.SQLiteFile(t)
+	notDB := t.TempDir() + "/notes.txt"
+	os.WriteFile(notDB, []byte("not a database"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"unknown flag", []string{"--bogus"}, nil, "flag provided but not defined: -bogus"},
+		{"unknown command", []string{"frob"}, nil, `unknown command "frob"`},
+		{"no database", nil, nil, "no database: pass --db PATH"},
+		{"missing file", []string{"--db", "/no/such.db"}, nil, "no such database file: /no/such.db"},
+		{"not sqlite", []string{"--db", notDB}, nil, "is not a SQLite database"},
+		{"db and demo", []string{"--db", path, "--demo"}, nil, "give --db or --demo, not both"},
+		{"bad env", []string{"--db", path}, map[string]string{"SQLMCP_TIMEOUT": "soon"}, `SQLMCP_TIMEOUT="soon" is not a valid --timeout value`},
+		{"rows over limit", []string{"--db", path, "--max-rows", "5000"}, nil, "--max-rows 5000 is more than --max-rows-limit 1000"},
+		{"bad log level", []string{"--db", path, "--log-level", "loud"}, nil, `--log-level "loud"`},
+		{"bad annotations", []string{"--db", path, "--annotations", notDB}, nil, "reading annotations"},
+		{"url with write mode", []string{"--db", "file:" + path + "?mode=rw"}, nil, `parameter "mode" is not supported`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			getenv := func(k string) string { return tt.env[k] }
+			err := run(t.Context(), tt.args, strings.NewReader(""), &stdout, &stderr, getenv)
+			var ue usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("got %v, want a usage error (exit status 2)", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("got %q, want one line containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestEnvironmentSetsFlags(t *testing.T) {
+	env := map[string]string{"SQLMCP_DB": "x.db", "SQLMCP_MAX_ROWS": "7", "SQLMCP_TIMEOUT": "3s"}
+	cfg, err := parseServe([]string{"--max-rows", "9"}, nil, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.db != "x.db" || cfg.limits.MaxRows != 9 || cfg.limits.Timeout.String() != "3s" {
+		t.Errorf("got db %q, max rows %d, timeout %s; want x.db, 9 (the flag wins), 3s", cfg.db, cfg.limits.MaxRows, cfg.limits.Timeout)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run(t.Context(), []string{"version"}, nil, &stdout, nil, os.Getenv); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stdout.String(), "sqlmcp ") {
+		t.Errorf("got %q", stdout.String())
+	}
+}
+
+// TestStdio runs sqlmcp as a subprocess, as an MCP client starts it, and
+// calls every tool over stdio.
+func TestStdio(t *testing.T) {
+	path := dbtest.SQLiteFile(t)
+	want := dbtest.Fingerprint(t, path)
+	cmd := exec.Command(os.Args[0], "serve", "--db", path, "--log-level", "warn")
+	cmd.Env = append(os.Environ(), "SQLMCP_TEST_BE_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	calls := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"list_tables", map[string]any{}, `"Order Items" (table, 5 rows`},
+		{"describe_table", map[string]any{"table": "order"}, "- customer_id INTEGER NOT NULL"},
+		{"search_schema", map[string]any{"query": "free meal"}, `SchoolStats."Free Meal Count (K-12)"`},
+		{"sample_values", map[string]any{"table": "products", "column": "category"}, "'book'"},
+		{"distinct_values", map[string]any{"table": "order", "column": "status"}, "- 'shipped': 2"},
+		{"run_query", map[string]any{"sql": "SELECT count(*) AS n FROM customers"}, "n\n4\n(1 row)"},
+	}
+	for _, c := range calls {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError || !strings.Contains(text, c.want) || res.StructuredContent == nil {
+			t.Errorf("%s: got isError=%v %q, want %q and structured content", c.tool, res.IsError, text, c.want)
+		}
+	}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": "DELETE FROM customers"}})
+	if err != nil || !res.IsError {
+		t.Errorf("a DELETE over stdio: got %v, %+v; want a refusal", err, res)
+	}
+	cs.Close()
+	if got := dbtest.Fingerprint(t, path); got != want {
+		t.Error("the database file changed")
+	}
+	// stdout is the protocol; the audit log went to stderr as JSON lines.
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if line != "" && !strings.HasPrefix(line, "{") {
+			t.Errorf("a stderr line that is not JSON: %q", line)
+		}
+	}
+}
+
+// TestDemo builds the demo into a fresh cache and serves it.
+func TestDemo(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n")
+	err := run(ctx, []string{"serve", "--demo", "--cache-dir", t.TempDir()}, in, &stdout, &stderr, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), `"demo":true`) || !strings.Contains(stderr.String(), `"event":"start"`) {
+		t.Errorf("no start event for the demo in the log: %s", stderr.String())
+	}
+}
