@@ -137,7 +137,7 @@ func (s *server) modelError(ctx context.Context, err error) error {
 	var te *source.TimeoutError
 	switch {
 	case errors.As(err, &ge):
-		return fmt.Errorf("refused: %s", ge.Error())
+		return fmt.Errorf("refused: %w", ge)
 	case errors.As(err, &te), errors.Is(err, context.Canceled):
 		return err
 	}

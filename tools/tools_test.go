@@ -1,11 +1,14 @@
 package tools_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/schema"
@@ -33,6 +36,35 @@ const annotations = `tables:
 // client session over in-memory transports.
 func connect(t *testing.T, opts *source.Options) *mcp.ClientSession {
 	t.Helper()
+	return serve(t, opts, zerolog.Nop())
+}
+
+// connectLogged is connect with the audit log kept in logs.
+func connectLogged(t *testing.T, logs *syncBuffer) *mcp.ClientSession {
+	t.Helper()
+	return serve(t, nil, zerolog.New(logs))
+}
+
+// syncBuffer lets a test read a log the server writes concurrently.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func serve(t *testing.T, opts *source.Options, log zerolog.Logger) *mcp.ClientSession {
+	t.Helper()
 	db := dbtest.SQLite(t, opts)
 	path := filepath.Join(t.TempDir(), "notes.yaml")
 	if err := os.WriteFile(path, []byte(annotations), 0o644); err != nil {
@@ -42,7 +74,7 @@ func connect(t *testing.T, opts *source.Options) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := tools.NewServer(db, cat, nil)
+	srv := tools.NewServer(db, cat, &tools.Options{Logger: log})
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(t.Context(), st, nil); err != nil {
 		t.Fatal(err)
