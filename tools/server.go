@@ -50,10 +50,16 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 		version = "dev"
 	}
 	s := &server{db: db, cat: cat, log: opts.Logger}
+	// The SDK's own messages (sessions opening and closing) are noise at
+	// info; keep its warnings and errors.
+	sdkLog := opts.Logger
+	if sdkLog.GetLevel() < zerolog.WarnLevel {
+		sdkLog = sdkLog.Level(zerolog.WarnLevel)
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions(db),
-			Logger:       slog.New(zerolog.NewSlogHandler(opts.Logger)),
+			Logger:       slog.New(zerolog.NewSlogHandler(sdkLog)),
 		})
 	add(s, srv, listTablesTool, s.listTables)
 	add(s, srv, describeTableTool, s.describeTable)

@@ -1,0 +1,71 @@
+package sqlmcp_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allowed lists, for each package, the non-standard imports it may use.
+// Imports point one way: guard under source under schema under tools.
+// Change this list on purpose, never to make a build pass.
+var allowed = map[string][]string{
+	".":               {},
+	"guard":           {"github.com/sqlmcp/sqlmcp", "github.com/mattn/go-sqlite3"},
+	"source":          {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3"},
+	"schema":          {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
+	"tools":           {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog"},
+	"demo":            {"github.com/mattn/go-sqlite3"},
+	"internal/dbtest": {"github.com/sqlmcp/sqlmcp/source", "github.com/mattn/go-sqlite3"},
+	"cmd/sqlmcp":      {"*"},
+}
+
+func TestImportDirection(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		allow, ok := allowed[dir]
+		if !ok {
+			t.Errorf("package %s is not in deps_test.go's list: add it with its allowed imports", dir)
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.Contains(strings.Split(p, "/")[0], ".") || p == "C" {
+				continue // the standard library
+			}
+			if !permitted(allow, p) {
+				t.Errorf("%s imports %s, which deps_test.go does not allow", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func permitted(allow []string, p string) bool {
+	for _, a := range allow {
+		if a == "*" || a == p {
+			return true
+		}
+	}
+	return false
+}
