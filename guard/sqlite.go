@@ -60,6 +60,7 @@ func NewSQLite(conn *sqlite3.SQLiteConn) (*SQLite, error) {
 	if err != nil {
 		return nil, err
 	}
+	connectVirtualTables(conn)
 	g := &SQLite{conn: conn, functions: functions}
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes)
@@ -84,6 +85,34 @@ func builtinFunctions(conn *sqlite3.SQLiteConn) (map[string]bool, error) {
 		}
 	}
 	return functions, nil
+}
+
+// connectVirtualTables opens each virtual table once before the authorizer
+// is in place. Modules such as R*Tree and FTS prepare their own statements
+// (writes to their shadow tables, PRAGMA page_size) when a connection first
+// uses a table; under the authorizer those would be refused and the table
+// could never be read. Those statements only run when the table is written,
+// which the guard refuses and the read-only engine cannot do. A table the
+// module cannot open is left for its first query to report.
+func connectVirtualTables(conn *sqlite3.SQLiteConn) {
+	rows, err := conn.Query("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'", nil)
+	if err != nil {
+		return
+	}
+	var names []string
+	dest := make([]driver.Value, 1)
+	for rows.Next(dest) == nil {
+		if name, ok := dest[0].(string); ok {
+			names = append(names, name)
+		}
+	}
+	rows.Close()
+	for _, name := range names {
+		q := `SELECT * FROM "` + strings.ReplaceAll(name, `"`, `""`) + `" LIMIT 0`
+		if r, err := conn.Query(q, nil); err == nil {
+			r.Close()
+		}
+	}
 }
 
 // authorize is the connection's authorizer: deny unless the action only

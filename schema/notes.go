@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -53,9 +54,20 @@ func (a *annotated) UnmarshalYAML(n *yaml.Node) error {
 		a.Description = n.Value
 		return nil
 	}
+	// Node.Decode forgets the decoder's KnownFields, so check keys here.
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Value != "description" && k.Value != "values" {
+				return fmt.Errorf("line %d: unknown key %q (a column takes description and values)", k.Line, k.Value)
+			}
+		}
+	}
 	type plain annotated
 	return n.Decode((*plain)(a))
 }
+
+// unknownField rewrites yaml's "field x not found in type struct {...}".
+var unknownField = regexp.MustCompile(`field (\S+) not found in type (struct \{[^}]*\}|\S+)`)
 
 // loadNotes reads the BIRD descriptions, then the annotations file, whose
 // notes win where both speak.
@@ -142,6 +154,8 @@ func (n *notes) readAnnotations(path string) error {
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // an empty file is fine
 		// yaml's errors span lines; a start-up error is one line.
 		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", ";")), " ")
+		msg = unknownField.ReplaceAllString(msg, `unknown key "$1" (keys are tables, description, columns, values)`)
+		msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:; ")
 		return fmt.Errorf("reading annotations %s: %s", path, msg)
 	}
 	for table, t := range f.Tables {

@@ -1,0 +1,151 @@
+package schema_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/sqlmcp/sqlmcp/schema"
+)
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Free Meal Count (K-12)", []string{"free", "meal", "count", "k", "12"}},
+		{"freeMealCount", []string{"free", "meal", "count"}},
+		{"CDSCode", []string{"cds", "code"}},
+		{"delete_flag", []string{"delete", "flag"}},
+		{"Percent (%) Eligible FRPM (K-12)", []string{"percent", "eligible", "frpm", "k", "12"}},
+		{"HTTPServer", []string{"http", "server"}},
+		{"enrollment2024", []string{"enrollment", "2024"}},
+		{"free meals", []string{"free", "meal"}},                   // a plural "s" is dropped
+		{"class address bus", []string{"class", "address", "bus"}}, // but not "ss", nor from short words
+		{"Élève_Nom", []string{"élève", "nom"}},
+		{"  --  ", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, schema.Words(tt.text), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Words(%q) (-want +got):\n%s", tt.text, diff)
+			}
+		})
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"customers", "products", "order", "Order Items", "drop_log", "SchoolStats", "customer_totals"}
+	tests := []struct {
+		name string
+		n    int
+		want []string
+	}{
+		{"customer", 3, []string{"customers", "customer_totals"}}, // contained, in the order given
+		{"CUSTOMERS", 3, []string{"customers"}},
+		{"customer", 1, []string{"customers"}},
+		{"prodcuts", 3, []string{"products"}}, // a typo
+		{"orders", 3, []string{"order"}},
+		{"Order_Items", 3, []string{"order", "Order Items"}}, // containment before distance
+		{"schoolstat", 3, []string{"SchoolStats"}},
+		{"xyz", 3, nil},
+		{"", 3, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, schema.Closest(tt.name, names, tt.n), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Closest(%q, %d) (-want +got):\n%s", tt.name, tt.n, diff)
+			}
+		})
+	}
+}
+
+func TestSearchDemo(t *testing.T) {
+	cat := demoCatalog(t)
+	tests := []struct {
+		name, query string
+		table       string // of the best match
+		column      string
+		matched     []string
+	}{
+		{"spaces and punctuation in a name", "free meal", "StateMealProgram", "Free Meal Count (K-12)", []string{"name", "description"}},
+		{"plural", "free meals", "StateMealProgram", "Free Meal Count (K-12)", []string{"name", "description"}},
+		{"acronym split from a word", "cds code", "schools", "CDSCode", []string{"name", "description"}},
+		{"a word only in a description", "poverty", "schools", "is_title_i", []string{"description"}},
+		{"a word only in a value note", "voided", "enrollments", "is_deleted", []string{"values"}},
+		{"a prefix", "principa", "schools", "principal", []string{"name"}}, // each word counts in its best field
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			matches, err := cat.Search(t.Context(), tt.query, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(matches) == 0 {
+				t.Fatalf("Search(%q) found nothing", tt.query)
+			}
+			best := matches[0]
+			got := []any{best.Table, best.Column, best.Matched}
+			want := []any{tt.table, tt.column, tt.matched}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Search(%q): best match (table, column, matched) (-want +got):\n%s\nall: %+v", tt.query, diff, matches)
+			}
+		})
+	}
+}
+
+func TestSearchResults(t *testing.T) {
+	cat := demoCatalog(t)
+	t.Run("a table", func(t *testing.T) {
+		matches, err := cat.Search(t.Context(), "vendors", 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := schema.Match{Table: "vendors", Matched: []string{"name"}, Description: "Suppliers the district buys from.", Score: 6}
+		for _, m := range matches {
+			if m.Table == "vendors" && m.Column == "" {
+				if diff := cmp.Diff(want, m); diff != "" {
+					t.Errorf("the table's match (-want +got):\n%s", diff)
+				}
+				return
+			}
+		}
+		t.Errorf("Search(%q) did not find the table: %+v", "vendors", matches)
+	})
+	t.Run("best first, at most limit", func(t *testing.T) {
+		matches, err := cat.Search(t.Context(), "school", 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(matches) != 4 {
+			t.Fatalf("got %d matches, want 4", len(matches))
+		}
+		for i := 1; i < len(matches); i++ {
+			if matches[i].Score > matches[i-1].Score {
+				t.Errorf("match %d scores %v, more than match %d's %v", i, matches[i].Score, i-1, matches[i-1].Score)
+			}
+		}
+	})
+	t.Run("no limit", func(t *testing.T) {
+		all, err := cat.Search(t.Context(), "school", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) <= 4 {
+			t.Errorf("got %d matches with no limit, want more than 4", len(all))
+		}
+	})
+	for _, query := range []string{"", "  ?! ", "zzzqqq"} {
+		t.Run("nothing for "+query, func(t *testing.T) {
+			matches, err := cat.Search(t.Context(), query, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if matches == nil || len(matches) != 0 {
+				t.Errorf("Search(%q) = %#v, want an empty, non-nil list", query, matches)
+			}
+		})
+	}
+}
