@@ -12,19 +12,27 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // Table is a table or view.
 type Table struct {
+	// Name is how to name the table: bare, or schema.table when the bare
+	// name is ambiguous or its schema is not on the search path.
 	Name         string       `json:"name"`
-	Kind         string       `json:"kind"` // "table", "view" or "virtual"
+	Schema       string       `json:"schema,omitempty"` // PostgreSQL's schema; "" for SQLite
+	Kind         string       `json:"kind"`             // "table", "view", "virtual", "materialized view", "partitioned table", "foreign table"
 	Description  string       `json:"description,omitempty"`
 	Columns      []Column     `json:"columns"`
 	ForeignKeys  []ForeignKey `json:"foreign_keys"`  // this table's references to others
 	ReferencedBy []ForeignKey `json:"referenced_by"` // other tables' references to this one
 	Indexes      []Index      `json:"indexes"`
+
+	rel      string // the relation's own name, unqualified
+	estimate int64  // the engine's row estimate; 0 when it has none
 }
 
 // Column is one column of a table, in declaration order.
@@ -61,18 +69,27 @@ type Options struct {
 	// descriptions. Empty means "database_description" beside a SQLite
 	// file, when it exists.
 	Descriptions string
+	// Schemas limits PostgreSQL to these schemas. Empty means every schema
+	// but the system ones.
+	Schemas []string
 }
 
 // Catalog reads a database's schema, caching it until the schema changes.
 // It is safe for concurrent use.
 type Catalog struct {
-	db    *source.DB
-	notes notes
+	db      *source.DB
+	notes   notes
+	schemas []string
 
 	mu      sync.Mutex
-	version int64
-	tables  []*Table // sorted by name
+	version int64     // SQLite's schema version when tables was read
+	read    time.Time // when tables was read
+	tables  []*Table  // sorted by name
 }
+
+// postgresTTL is how long a PostgreSQL schema is trusted before it is read
+// again: PostgreSQL has no cheap schema version to compare.
+const postgresTTL = 5 * time.Second
 
 // New returns a Catalog of db, reading the description sidecars now so that
 // a malformed file is an error at start, not on the first call.
@@ -84,12 +101,26 @@ func New(db *source.DB, opts *Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Catalog{db: db, notes: n, version: -1}, nil
+	return &Catalog{db: db, notes: n, schemas: opts.Schemas, version: -1}, nil
 }
 
 // Tables returns every table and view, sorted by name. The result is
 // shared: callers must not change it.
 func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
+	if c.db.Dialect() == sqlmcp.Postgres {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.tables != nil && time.Since(c.read) < postgresTTL {
+			return c.tables, nil
+		}
+		tables, err := readPostgres(ctx, c.db, c.schemas)
+		if err != nil {
+			return nil, err
+		}
+		c.notes.apply(tables)
+		c.tables, c.read = tables, time.Now()
+		return tables, nil
+	}
 	rows, err := c.db.Catalog(ctx, "SELECT schema_version FROM pragma_schema_version")
 	if err != nil {
 		return nil, fmt.Errorf("reading the schema version: %w", err)
@@ -107,6 +138,23 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 	c.notes.apply(tables)
 	c.tables, c.version = tables, version
 	return tables, nil
+}
+
+// SQL is the table's name as a query writes it, quoted.
+func (t *Table) SQL() string {
+	if t.Name != t.rel && t.Schema != "" {
+		return Quote(t.Schema) + "." + Quote(t.rel)
+	}
+	return Quote(t.rel)
+}
+
+// Display is the table's name as a query may write it, quoted only where
+// it must be.
+func (t *Table) Display() string {
+	if t.Name != t.rel && t.Schema != "" {
+		return IdentifierQuote(t.Schema) + "." + IdentifierQuote(t.rel)
+	}
+	return IdentifierQuote(t.rel)
 }
 
 // NotFoundError reports a table or column that does not exist, with the
@@ -148,6 +196,15 @@ func (c *Catalog) Table(ctx context.Context, name string) (*Table, error) {
 	if i := lookup(names, name); i >= 0 {
 		return tables[i], nil
 	}
+	if strings.Contains(name, ".") { // schema.table for a table named bare
+		full := make([]string, len(tables))
+		for i, t := range tables {
+			full[i] = t.Schema + "." + t.rel
+		}
+		if i := lookup(full, name); i >= 0 {
+			return tables[i], nil
+		}
+	}
 	return nil, &NotFoundError{What: "table", Name: name, Closest: Closest(name, names, 3)}
 }
 
@@ -165,13 +222,14 @@ func (t *Table) Column(name string) (*Column, error) {
 }
 
 // IdentifierQuote returns name as SQL would need it written: bare when it
-// is a plain word that is not a keyword, else double-quoted.
+// is a lower-case word that is not a keyword, else double-quoted (capitals
+// too, since PostgreSQL folds bare names to lower case).
 func IdentifierQuote(name string) string {
 	if keywords[strings.ToUpper(name)] {
 		return Quote(name)
 	}
 	for i, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
 			return Quote(name)
 		}
 	}
@@ -232,16 +290,23 @@ func Quote(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
-// RowCount counts t's rows exactly, unless that takes longer than the
-// context allows; then it reports ok false.
-func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, ok bool) {
-	rows, err := c.db.Catalog(ctx, "SELECT count(*) FROM "+Quote(t.Name))
+// RowCount counts t's rows: exactly, unless the table is big and the
+// engine keeps an estimate (PostgreSQL's statistics), then estimated; ok
+// is false when neither could be had in the time ctx allows.
+func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bool) {
+	if t.estimate >= bigTable {
+		return t.estimate, false, true
+	}
+	rows, err := c.db.Catalog(ctx, "SELECT count(*) FROM "+t.SQL())
 	if err != nil || len(rows) != 1 {
-		return 0, false
+		return 0, false, false
 	}
 	n, ok = rows[0][0].(int64)
-	return n, ok
+	return n, ok, ok
 }
+
+// bigTable is the estimated row count above which a table is not counted.
+const bigTable = 100_000
 
 // sortTables orders tables by name, case-insensitively.
 func sortTables(tables []*Table) {

@@ -19,7 +19,7 @@ func readSQLite(ctx context.Context, db *source.DB) ([]*Table, error) {
 	byName := make(map[string]*Table, len(rows))
 	tables := make([]*Table, 0, len(rows))
 	for _, r := range rows {
-		t := &Table{Name: str(r[0]), Kind: str(r[1]), Columns: []Column{}, ForeignKeys: []ForeignKey{}, ReferencedBy: []ForeignKey{}, Indexes: []Index{}}
+		t := &Table{Name: str(r[0]), rel: str(r[0]), Kind: str(r[1]), Columns: []Column{}, ForeignKeys: []ForeignKey{}, ReferencedBy: []ForeignKey{}, Indexes: []Index{}}
 		byName[t.Name] = t
 		tables = append(tables, t)
 	}

@@ -27,14 +27,16 @@ type describeTableIn struct {
 func (in describeTableIn) audit(e *zerolog.Event) { e.Str("table", in.Table) }
 
 type describeTableOut struct {
-	Name         string              `json:"name"`
-	Kind         string              `json:"kind"`
-	Description  string              `json:"description,omitempty"`
-	Rows         *int64              `json:"rows" jsonschema:"row count; null when counting took too long"`
-	Columns      []schema.Column     `json:"columns"`
-	ForeignKeys  []schema.ForeignKey `json:"foreign_keys" jsonschema:"this table's references to other tables"`
-	ReferencedBy []schema.ForeignKey `json:"referenced_by" jsonschema:"other tables' references to this one"`
-	Indexes      []schema.Index      `json:"indexes"`
+	Name          string              `json:"name"`
+	Kind          string              `json:"kind"`
+	Description   string              `json:"description,omitempty"`
+	Schema        string              `json:"schema,omitempty"`
+	Rows          *int64              `json:"rows" jsonschema:"row count; null when counting took too long"`
+	RowsEstimated bool                `json:"rows_estimated,omitempty" jsonschema:"true when rows is the engine's estimate, not a count"`
+	Columns       []schema.Column     `json:"columns"`
+	ForeignKeys   []schema.ForeignKey `json:"foreign_keys" jsonschema:"this table's references to other tables"`
+	ReferencedBy  []schema.ForeignKey `json:"referenced_by" jsonschema:"other tables' references to this one"`
+	Indexes       []schema.Index      `json:"indexes"`
 }
 
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
@@ -42,12 +44,12 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 	if err != nil {
 		return describeTableOut{}, err
 	}
-	out := describeTableOut{Name: t.Name, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
+	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
 		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
-	if n, ok := s.cat.RowCount(cctx, t); ok {
-		out.Rows = &n
+	if n, exact, ok := s.cat.RowCount(cctx, t); ok {
+		out.Rows, out.RowsEstimated = &n, !exact
 	}
 	return out, nil
 }
@@ -56,11 +58,7 @@ func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)
 
 func (o describeTableOut) text() string {
 	var b strings.Builder
-	rows := "rows unknown"
-	if o.Rows != nil {
-		rows = plural(*o.Rows, "row")
-	}
-	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, schema.IdentifierQuote(o.Name), rows)
+	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, displayName(o.Name), rowsText(o.Rows, o.RowsEstimated))
 	if o.Description != "" {
 		fmt.Fprintf(&b, ": %s", o.Description)
 	}
@@ -90,8 +88,8 @@ func (o describeTableOut) text() string {
 		}
 		fmt.Fprintf(&b, "%s:\n", title)
 		for _, k := range ks {
-			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", schema.IdentifierQuote(k.Table), quoteAll(k.Columns),
-				schema.IdentifierQuote(k.RefTable), quoteAll(k.RefColumns))
+			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", displayName(k.Table), quoteAll(k.Columns),
+				displayName(k.RefTable), quoteAll(k.RefColumns))
 		}
 	}
 	keys("foreign keys", o.ForeignKeys)

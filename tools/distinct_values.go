@@ -56,13 +56,14 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 	if err != nil {
 		return distinctValuesOut{}, err
 	}
-	col, table := schema.Quote(c.Name), schema.Quote(t.Name)
+	col, table := schema.Quote(c.Name), t.SQL()
 	where, args := "", []any{}
 	if in.Filter != "" {
-		where = fmt.Sprintf(` WHERE lower(CAST(%s AS TEXT)) LIKE '%%' || lower(?) || '%%' ESCAPE '\'`, col)
+		where = fmt.Sprintf(` WHERE lower(CAST(%s AS TEXT)) LIKE '%%' || lower($1) || '%%' ESCAPE '\'`, col)
 		args = append(args, likeEscaper.Replace(in.Filter))
 	}
-	sql := fmt.Sprintf("SELECT %s, count(*) AS n FROM %s%s GROUP BY 1 ORDER BY n DESC, 1 LIMIT %d", col, table, where, limit+1)
+	sql := fmt.Sprintf("SELECT %s, count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC, CAST(%s AS TEXT) LIMIT %d",
+		col, table, where, col, col, limit+1)
 	res, err := s.db.Query(ctx, sql, limit, args...)
 	if err != nil {
 		return distinctValuesOut{}, s.modelError(ctx, err)
@@ -74,7 +75,7 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 	}
 	out.Distinct = int64(len(out.Values))
 	if out.Truncated {
-		sql := fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s%s LIMIT %d)", col, table, where, distinctScan+1)
+		sql := fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s%s LIMIT %d) AS d", col, table, where, distinctScan+1)
 		res, err := s.db.Query(ctx, sql, 1, args...)
 		if err != nil {
 			return distinctValuesOut{}, s.modelError(ctx, err)

@@ -26,10 +26,12 @@ type listTablesOut struct {
 }
 
 type tableSummary struct {
-	Name    string `json:"name"`
-	Kind    string `json:"kind" jsonschema:"table, view or virtual"`
-	Rows    *int64 `json:"rows" jsonschema:"row count; null when counting took too long"`
-	Columns int    `json:"columns"`
+	Name string `json:"name"`
+	Kind string `json:"kind" jsonschema:"table, view or virtual"`
+	Rows *int64 `json:"rows" jsonschema:"row count; null when counting took too long"`
+	// RowsEstimated is true when Rows is the engine's estimate.
+	RowsEstimated bool `json:"rows_estimated,omitempty" jsonschema:"true when rows is the engine's estimate, not a count"`
+	Columns       int  `json:"columns"`
 	// Description is what the table holds, from the annotations.
 	Description string `json:"description,omitempty"`
 }
@@ -48,8 +50,8 @@ func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut,
 	defer cancel()
 	for i, t := range tables {
 		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description}
-		if n, ok := s.cat.RowCount(cctx, t); ok {
-			out.Tables[i].Rows = &n
+		if n, exact, ok := s.cat.RowCount(cctx, t); ok {
+			out.Tables[i].Rows, out.Tables[i].RowsEstimated = &n, !exact
 		}
 	}
 	return out, nil
@@ -61,17 +63,33 @@ func (o listTablesOut) text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d tables and views:\n", len(o.Tables))
 	for _, t := range o.Tables {
-		rows := "rows unknown"
-		if t.Rows != nil {
-			rows = plural(*t.Rows, "row")
-		}
-		fmt.Fprintf(&b, "- %s (%s, %s, %s)", schema.IdentifierQuote(t.Name), t.Kind, rows, plural(int64(t.Columns), "column"))
+		fmt.Fprintf(&b, "- %s (%s, %s, %s)", displayName(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
 		if t.Description != "" {
 			fmt.Fprintf(&b, ": %s", t.Description)
 		}
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// rowsText words a row count that may be unknown or estimated.
+func rowsText(n *int64, estimated bool) string {
+	switch {
+	case n == nil:
+		return "rows unknown"
+	case estimated:
+		return fmt.Sprintf("about %d rows (estimate)", *n)
+	}
+	return plural(*n, "row")
+}
+
+// displayName writes a table name, bare or schema.table, as SQL may
+// write it.
+func displayName(name string) string {
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		return schema.IdentifierQuote(name[:i]) + "." + schema.IdentifierQuote(name[i+1:])
+	}
+	return schema.IdentifierQuote(name)
 }
 
 func plural(n int64, word string) string { return pluralWord(int(n), word, word+"s") }

@@ -64,8 +64,8 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 		return sampleValuesOut{}, err
 	}
 	col := schema.Quote(c.Name)
-	sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d)",
-		col, col, schema.Quote(t.Name), col, sampleScan)
+	sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample",
+		col, col, t.SQL(), col, sampleScan)
 	res, err := s.db.Query(ctx, sql, limit)
 	if err != nil {
 		return sampleValuesOut{}, s.modelError(ctx, err)

@@ -56,9 +56,9 @@ func (o searchSchemaOut) text() string {
 	fmt.Fprintf(&b, "%s for %q, best first:\n", pluralWord(len(o.Matches), "match", "matches"), o.Query)
 	for _, m := range o.Matches {
 		if m.Column == "" {
-			fmt.Fprintf(&b, "- table %s", schema.IdentifierQuote(m.Table))
+			fmt.Fprintf(&b, "- table %s", displayName(m.Table))
 		} else {
-			fmt.Fprintf(&b, "- %s.%s %s", schema.IdentifierQuote(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
+			fmt.Fprintf(&b, "- %s.%s %s", displayName(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
 		}
 		fmt.Fprintf(&b, " [matched %s]", strings.Join(m.Matched, ", "))
 		if m.Description != "" {

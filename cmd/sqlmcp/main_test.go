@@ -104,7 +104,7 @@ func TestStdio(t *testing.T) {
 	}{
 		{"list_tables", map[string]any{}, `"Order Items" (table, 5 rows`},
 		{"describe_table", map[string]any{"table": "order"}, "- customer_id INTEGER NOT NULL"},
-		{"search_schema", map[string]any{"query": "free meal"}, `SchoolStats."Free Meal Count (K-12)"`},
+		{"search_schema", map[string]any{"query": "free meal"}, `"SchoolStats"."Free Meal Count (K-12)"`},
 		{"sample_values", map[string]any{"table": "products", "column": "category"}, "'book'"},
 		{"distinct_values", map[string]any{"table": "order", "column": "status"}, "- 'shipped': 2"},
 		{"run_query", map[string]any{"sql": "SELECT count(*) AS n FROM customers"}, "n\n4\n(1 row)"},
