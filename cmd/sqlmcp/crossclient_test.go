@@ -55,16 +55,8 @@ func TestInspectorCLI(t *testing.T) {
 	fingerprint := dbtest.Fingerprint(t, path)
 	in.server = []string{os.Args[0], "serve", "--db", path, "--log-level", "warn"}
 
-	cmd := exec.Command(in.server[0], in.server[1:]...)
-	cmd.Env = append(os.Environ(), "SQLMCP_TEST_BE_MAIN=1")
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
-	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := startStdio(t, &stderr, in.server[1:]...)
 
 	t.Run("tools/list", func(t *testing.T) {
 		res, err := cs.ListTools(t.Context(), nil)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -87,16 +88,8 @@ func TestVersion(t *testing.T) {
 func TestStdio(t *testing.T) {
 	path := dbtest.SQLiteFile(t)
 	want := dbtest.Fingerprint(t, path)
-	cmd := exec.Command(os.Args[0], "serve", "--db", path, "--log-level", "warn")
-	cmd.Env = append(os.Environ(), "SQLMCP_TEST_BE_MAIN=1")
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
-	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := startStdio(t, &stderr, "serve", "--db", path, "--log-level", "warn")
 	calls := []struct {
 		tool string
 		args map[string]any
@@ -133,6 +126,22 @@ func TestStdio(t *testing.T) {
 			t.Errorf("a stderr line that is not JSON: %q", line)
 		}
 	}
+}
+
+// startStdio starts the test binary as sqlmcp with args and connects the
+// go-sdk client to it over stdio; the server's stderr goes to stderr.
+func startStdio(t *testing.T, stderr io.Writer, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "SQLMCP_TEST_BE_MAIN=1")
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // TestDemo builds the demo into a fresh cache and serves it.
