@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -34,13 +35,20 @@ type runQueryOut struct {
 	Rows     [][]any         `json:"rows" jsonschema:"cells are numbers, strings or null; a BLOB is shown as a preview with its size; long text is cut with a marker"`
 	RowCount int             `json:"row_count" jsonschema:"rows returned"`
 	// Truncated is exact: one row past the cap is read to know.
-	Truncated   bool   `json:"truncated" jsonschema:"true when the query had more rows than returned"`
-	TruncatedBy string `json:"truncated_by,omitempty" jsonschema:"which limit cut the rows: rows or bytes"`
-	ElapsedMS   int64  `json:"elapsed_ms"`
+	Truncated   bool    `json:"truncated" jsonschema:"true when the query had more rows than returned"`
+	TruncatedBy string  `json:"truncated_by,omitempty" jsonschema:"which limit cut the rows: rows or bytes"`
+	ElapsedMS   float64 `json:"elapsed_ms"`
+
+	canAskMore bool // max_rows could have been higher
 }
 
 func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, error) {
-	res, err := s.db.Query(ctx, in.SQL, in.MaxRows)
+	limits := s.db.Limits()
+	maxRows, err := bounded("max_rows", in.MaxRows, limits.MaxRows, limits.MaxRowsLimit)
+	if err != nil {
+		return runQueryOut{}, fmt.Errorf("%w: this server returns at most %d rows; aggregate or filter instead", err, limits.MaxRowsLimit)
+	}
+	res, err := s.db.Query(ctx, in.SQL, maxRows)
 	if err != nil {
 		return runQueryOut{}, s.modelError(ctx, err)
 	}
@@ -50,7 +58,8 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 		RowCount:    len(res.Rows),
 		Truncated:   res.Truncated,
 		TruncatedBy: res.TruncatedBy,
-		ElapsedMS:   res.Elapsed.Milliseconds(),
+		ElapsedMS:   math.Round(float64(res.Elapsed.Microseconds())/10) / 100,
+		canAskMore:  maxRows < limits.MaxRowsLimit,
 	}, nil
 }
 
@@ -82,7 +91,10 @@ func (o runQueryOut) text() string {
 	fmt.Fprintf(&b, "(%s", plural(int64(o.RowCount), "row"))
 	switch o.TruncatedBy {
 	case "rows":
-		b.WriteString("; truncated: the query has more rows. Aggregate, filter or add LIMIT, or raise max_rows")
+		b.WriteString("; truncated: the query has more rows. Aggregate, filter or add LIMIT")
+		if o.canAskMore {
+			b.WriteString(", or raise max_rows")
+		}
 	case "bytes":
 		b.WriteString("; truncated: the result reached the size limit. Select fewer or shorter columns, or aggregate")
 	}
@@ -104,6 +116,11 @@ func literal(v any) string {
 	case int64:
 		return strconv.FormatInt(v, 10)
 	case float64:
+		// Plain decimals where a person would write them: 11596919.64,
+		// not 1.159691964e+07.
+		if a := math.Abs(v); a == 0 || a >= 1e-6 && a < 1e21 {
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return fmt.Sprint(v)

@@ -63,7 +63,12 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func serve(t *testing.T, opts *source.Options, log zerolog.Logger) *mcp.ClientSession {
+func serveBench(b *testing.B) *mcp.ClientSession {
+	b.Helper()
+	return serve(b, nil, zerolog.Nop())
+}
+
+func serve(t testing.TB, opts *source.Options, log zerolog.Logger) *mcp.ClientSession {
 	t.Helper()
 	db := dbtest.SQLite(t, opts)
 	path := filepath.Join(t.TempDir(), "notes.yaml")
