@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Compare sqlmcp with peer MCP database servers (dbhub, server-postgres) in one run.
+#   bash bench/peers.sh [BENCH_DIR]     BENCH_DIR: a writable copy of the bench instruments (default /tmp/bench)
+# Env: SQLMCP_BIN (default: build ./cmd/sqlmcp into BENCH_DIR/sqlmcp), SCALE (default 1).
+set -euo pipefail
+BENCH=$(cd "${1:-/tmp/bench}" && pwd)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+export SCALE=${SCALE:-1}
+
+# 1. tools and the pinned peers
+command -v sqlite3 >/dev/null && command -v bc >/dev/null && command -v psql >/dev/null ||
+  { apt-get update && apt-get install -y sqlite3 bc postgresql-client; }
+(cd "$BENCH" && npm install --no-audit --no-fund)   # not npm ci
+
+# 2. sqlmcp (SQLite over stdio only, so no sqlmcp-pg / -http profiles)
+if [ -z "${SQLMCP_BIN:-}" ]; then
+  (cd "$REPO" && go build -o "$BENCH/sqlmcp" ./cmd/sqlmcp)
+  SQLMCP_BIN=$BENCH/sqlmcp
+fi
+export SQLMCP_BIN
+
+# 3. the shop dataset: SQLite always; PostgreSQL (for the spg-pg peer) when it can be set up
+cd "$BENCH"
+ONLY=sqlite bash load-shop.sh
+profiles=(sqlmcp-sqlite dbhub-sqlite dbhub-sqlite-capped)
+if bash pg-setup.sh && ONLY=pg bash load-shop.sh; then profiles+=(spg-pg); else echo "no PostgreSQL: skipping spg-pg" >&2; fi
+
+# 4. one run, so the figures are comparable; then the table
+OUT=out/run-$(date -u +%Y%m%dT%H%M%S)
+OUT=$OUT bash suite.sh "${profiles[@]}"
+node report.mjs "$OUT"/*.jsonl
