@@ -1,0 +1,864 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"github.com/pganalyze/pg_query_go/v6/parser"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// PostgresCatalog tells the PostgreSQL guard what the text alone cannot:
+// how volatile the functions and operators are. source implements it from
+// pg_proc and pg_operator; tests use a map.
+type PostgresCatalog interface {
+	// Function returns the strictest volatility ('i' immutable, 's'
+	// stable, 'v' volatile) of the functions named name, in schema when
+	// schema is not "" (else in any schema), and ok false when there is
+	// none.
+	Function(schema, name string) (volatility byte, ok bool)
+	// Operator returns the strictest volatility of the functions behind
+	// the operators named name (e.g. "+", "~~", "@>"), in schema when not
+	// "".
+	Operator(schema, name string) (volatility byte, ok bool)
+}
+
+// SyntaxError is SQL the parser cannot read: the parser's message and the
+// 1-based character position, 0 when unknown.
+type SyntaxError struct {
+	Message  string
+	Position int
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Position > 0 {
+		return fmt.Sprintf("%s (at character %d)", e.Message, e.Position)
+	}
+	return e.Message
+}
+
+// The parser's C code recurses once per level of the tree it hands to Go,
+// about 350 bytes of stack a level, with no check of its own: a 24,000-term
+// 1+1+... overflows an 8 MiB thread stack (glibc's usual default) and
+// kills the process, and Go's protobuf decoder refuses trees deeper than
+// 10,000 messages (about 5,000 levels) anyway. So text is measured before
+// it is parsed (prescanPostgres).
+const (
+	// maxPostgresNesting is how deep brackets may nest.
+	maxPostgresNesting = 1000
+	// maxPostgresDepth bounds the tree depth prescanPostgres estimates.
+	// Every construct tried, at this limit, parsed on a 2 MiB thread stack
+	// (glibc's default when the stack rlimit is unlimited) and some
+	// overflowed 1 MiB. A musl build, whose threads get 128 KiB, must raise
+	// that (musl reads -Wl,-z,stack-size=8388608; untested here).
+	maxPostgresDepth = 3000
+)
+
+// CheckPostgres reports whether sql is exactly one read-only statement,
+// judged from PostgreSQL's own grammar (libpg_query, PostgreSQL 17) and
+// cat, without a server.
+//
+// The accept rule: exactly one statement (a trailing semicolon and
+// comments are fine; none at all is refused as "no SQL statement found"),
+// which is a query (SELECT, VALUES, TABLE t, UNION, INTERSECT and EXCEPT,
+// WITH whose every part is itself such a query, recursive or not), or
+// EXPLAIN of a query with any options but ANALYZE (ANALYZE false is fine),
+// and in which, wherever it sits (select list, FROM, LATERAL, ROWS FROM,
+// WHERE, GROUP BY, HAVING, ORDER BY, windows, subqueries, WITH, VALUES,
+// CASE, casts, TABLESAMPLE, JSON_TABLE, XMLTABLE, aggregate FILTER and
+// ORDER BY):
+//
+//   - nothing writes: no INSERT, UPDATE, DELETE or MERGE inside WITH, no
+//     SELECT INTO;
+//   - nothing locks: no FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR
+//     KEY SHARE;
+//   - every function called, including t.f (PostgreSQL's attribute
+//     notation for f(t)), exists in cat and is immutable or stable, or is
+//     one of a few harmless volatile ones (random, clock_timestamp,
+//     timeofday, gen_random_uuid and the uuid generators, the pg_*_size
+//     functions); and is not denied, whatever its volatility: the
+//     functions that read server files or large objects, reach other
+//     servers (dblink), signal or control the server, replication or WAL,
+//     allocate transaction ids, take advisory locks, change settings
+//     (set_config), use sequences, sleep, notify, or run SQL given as text
+//     (query_to_xml, cursor_to_xml, ts_stat). Names are compared without
+//     regard to case or schema;
+//   - every operator, including OPERATOR(schema.op), exists in cat and is
+//     not volatile;
+//   - TABLESAMPLE uses SYSTEM, BERNOULLI, SYSTEM_ROWS or SYSTEM_TIME.
+//
+// Every other statement is refused: INSERT, UPDATE, DELETE, MERGE, DDL,
+// COPY, SET, RESET and SHOW, DISCARD, CALL, DO, PREPARE and EXECUTE,
+// DECLARE and FETCH, LISTEN and NOTIFY, LOCK, VACUUM and ANALYZE, and
+// transaction control. Before parsing, text no parser should see is
+// refused (too long, not UTF-8, holding NUL), and so is text nested deeper
+// than the parser takes safely: brackets more than 1,000 levels deep, or
+// expressions chained or nested more than about 3,000 levels (a
+// 3,000-term a + b + ...). The guard cannot see inside views or function
+// bodies, nor the functions PostgreSQL calls unasked (casts, type input,
+// the equality behind DISTINCT and GROUP BY): the read-only transaction
+// around every statement is the wall there.
+//
+// It returns nil, a *SyntaxError when the parser cannot read sql, or an
+// *Error saying what was refused and what to send instead. It is safe for
+// concurrent use when cat is.
+func CheckPostgres(sql string, cat PostgresCatalog) error {
+	_, err := checkPostgres(sql, cat)
+	return err
+}
+
+// PostgresCursor returns the text source runs for an accepted query:
+// "DECLARE <name> NO SCROLL CURSOR FOR " + sql, after checking that this
+// whole text parses as exactly one DECLARE CURSOR whose query passes
+// CheckPostgres's rules, so that the text judged is the text the server
+// runs. Empty statements before sql's own (";;SELECT 1") are left out of
+// text. explain reports that sql is an EXPLAIN, which cannot be a cursor's
+// query: then text is sql itself, checked. name must be a plain lower-case
+// identifier; another is the caller's bug, reported as a plain error.
+// Otherwise the errors are CheckPostgres's.
+func PostgresCursor(sql, name string, cat PostgresCatalog) (text string, explain bool, err error) {
+	raw, err := checkPostgres(sql, cat)
+	if err != nil {
+		return "", false, err
+	}
+	if raw.Stmt.GetExplainStmt() != nil {
+		return sql, true, nil
+	}
+	if !plainIdentifier(name) {
+		return "", false, fmt.Errorf("guard: the cursor name %q is not a plain lower-case identifier", name)
+	}
+	prefix := "DECLARE " + name + " NO SCROLL CURSOR FOR "
+	start := int(raw.StmtLocation)
+	if start < 0 || start > len(sql) {
+		start = 0
+	}
+	text = prefix + sql[start:]
+	// The prefix adds five keywords at the outermost level to what sql
+	// alone was measured at.
+	stmts, err := parsePostgres(text, 8)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) && se.Position > 0 {
+			// Count from sql, not from the prefix.
+			pos := se.Position - utf8.RuneCountInString(prefix) + utf8.RuneCountInString(sql[:start])
+			se = &SyntaxError{Message: se.Message, Position: max(pos, 0)}
+			return "", false, se
+		}
+		return "", false, err
+	}
+	const noScroll, fastPlan = 0x4, 0x100 // CURSOR_OPT_NO_SCROLL, CURSOR_OPT_FAST_PLAN
+	var d *pg.DeclareCursorStmt
+	if len(stmts) == 1 {
+		d = stmts[0].Stmt.GetDeclareCursorStmt()
+	}
+	if d == nil || d.Portalname != name || d.Options&^fastPlan != noScroll || d.Query.GetSelectStmt() == nil {
+		return "", false, &Error{
+			Reason: "the query does not read as a cursor's query",
+			Hint:   "Send one plain SELECT statement",
+		}
+	}
+	if err := checkQuery(d.Query.GetSelectStmt(), cat); err != nil {
+		return "", false, err
+	}
+	return text, false, nil
+}
+
+// plainIdentifier reports whether s needs no quotes as a PostgreSQL name
+// (keywords aside: the parse that follows catches those).
+func plainIdentifier(s string) bool {
+	if s == "" || len(s) > 63 {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPostgres judges sql and returns its one statement.
+func checkPostgres(sql string, cat PostgresCatalog) (*pg.RawStmt, error) {
+	if err := checkText(sql); err != nil {
+		return nil, err
+	}
+	stmts, err := parsePostgres(sql, 0)
+	if err != nil {
+		return nil, err
+	}
+	switch len(stmts) {
+	case 0:
+		return nil, &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
+	case 1:
+	default:
+		rest := sql[min(max(int(stmts[1].StmtLocation), 0), len(sql)):]
+		return nil, &Error{
+			Reason: fmt.Sprintf("found more than one statement; the second begins %q", snippet(rest[skipBlank(rest):], 60)),
+			Hint:   "Send exactly one statement per call",
+		}
+	}
+	raw := stmts[0]
+	switch n := raw.Stmt.GetNode().(type) {
+	case *pg.Node_SelectStmt:
+		return raw, checkQuery(n.SelectStmt, cat)
+	case *pg.Node_ExplainStmt:
+		return raw, checkExplain(n.ExplainStmt, cat)
+	}
+	return raw, refuseStatement(raw.Stmt)
+}
+
+// parsePostgres parses sql once prescanPostgres has measured it; slack
+// raises the depth limit for text the caller built around checked SQL.
+func parsePostgres(sql string, slack int) ([]*pg.RawStmt, error) {
+	if err := prescanPostgres(sql, slack); err != nil {
+		return nil, err
+	}
+	tree, err := pg.Parse(sql)
+	if err != nil {
+		var pe *parser.Error
+		if errors.As(err, &pe) {
+			return nil, &SyntaxError{Message: pe.Message, Position: pe.Cursorpos}
+		}
+		// The tree did not survive decoding: protobuf's depth limit, which
+		// the prescan should have kept sql far from.
+		return nil, &Error{Reason: "the SQL is nested too deeply to check", Hint: nestingHint}
+	}
+	return tree.Stmts, nil
+}
+
+const nestingHint = "Break up long chains such as a + b + c + ..., long CASE expressions or UNION chains (IN (...), a VALUES list or a WITH clause can replace them), and nest fewer subqueries"
+
+// prescanPostgres refuses text whose parse tree could be deep enough to
+// overflow the parser's C stack, reading only PostgreSQL's own scanner's
+// tokens (a loop, no recursion). Every level of the tree comes from an
+// operator or keyword, or from a bracket: identifiers, constants (TRUE,
+// FALSE and NULL among them), commas and dots make leaves and lists, which
+// are flat. So the depth of the tree is at most
+// the sum, over the brackets enclosing a token, of the operators and
+// keywords at each level, plus two for each bracket. It is refined in
+// three places the grammar makes safe. Items of a comma-separated list are
+// siblings, so each is counted alone, except for UNION, INTERSECT and
+// EXCEPT, which join selects across their lists. The parser flattens
+// a AND b AND c (and OR) into one node, so those add at most two levels.
+func prescanPostgres(sql string, slack int) error {
+	buf, err := parser.ScanToProtobuf(sql)
+	if err != nil {
+		var pe *parser.Error
+		if errors.As(err, &pe) {
+			return &SyntaxError{Message: pe.Message, Position: pe.Cursorpos}
+		}
+		return fmt.Errorf("guard: scanning PostgreSQL: %w", err)
+	}
+	// One level per open bracket: seg counts the current list item's
+	// operators and keywords, child the deepest bracket closed within it,
+	// best the deepest list item so far.
+	type level struct {
+		across, seg, child, best int
+		bools                    bool
+	}
+	value := func(l level) int {
+		v := l.across + max(l.best, l.seg+l.child)
+		if l.bools {
+			v += 2
+		}
+		return v
+	}
+	stack := []level{{}}
+	closeLevel := func() {
+		v := value(stack[len(stack)-1]) + 2
+		stack = stack[:len(stack)-1]
+		top := &stack[len(stack)-1]
+		top.child = max(top.child, v)
+	}
+	err = eachToken(buf, func(tok pg.Token) bool {
+		l := &stack[len(stack)-1]
+		switch tok {
+		case '(', '[':
+			stack = append(stack, level{})
+			return len(stack)-1 <= maxPostgresNesting
+		case ')', ']':
+			if len(stack) > 1 {
+				closeLevel()
+			}
+		case ',', ';':
+			l.best = max(l.best, l.seg+l.child)
+			l.seg, l.child = 0, 0
+		case pg.Token_UNION, pg.Token_INTERSECT, pg.Token_EXCEPT:
+			l.across++
+		case pg.Token_AND, pg.Token_OR:
+			l.bools = true
+		case pg.Token_IDENT, pg.Token_UIDENT, pg.Token_FCONST, pg.Token_SCONST, pg.Token_USCONST,
+			pg.Token_BCONST, pg.Token_XCONST, pg.Token_ICONST, pg.Token_PARAM, '.',
+			pg.Token_TRUE_P, pg.Token_FALSE_P, pg.Token_NULL_P, pg.Token_SQL_COMMENT, pg.Token_C_COMMENT:
+		default:
+			l.seg++
+		}
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("guard: reading PostgreSQL's tokens: %w", err)
+	}
+	if len(stack)-1 > maxPostgresNesting {
+		return &Error{
+			Reason: fmt.Sprintf("the SQL nests brackets more than %d levels deep", maxPostgresNesting),
+			Hint:   "Nest less: a WITH clause can name a subquery instead of nesting it",
+		}
+	}
+	for len(stack) > 1 {
+		closeLevel()
+	}
+	if depth := value(stack[0]); depth > maxPostgresDepth+slack {
+		return &Error{
+			Reason: fmt.Sprintf("the SQL chains or nests expressions up to %d levels deep; the limit is %d", depth, maxPostgresDepth),
+			Hint:   nestingHint,
+		}
+	}
+	return nil
+}
+
+// eachToken calls f with each token of a pg_query ScanResult in order,
+// until f returns false. It reads the protobuf encoding directly: a
+// megabyte of SQL is a few hundred thousand tokens, not worth a struct
+// each.
+func eachToken(buf []byte, f func(pg.Token) bool) error {
+	for len(buf) > 0 {
+		num, typ, n := protowire.ConsumeTag(buf)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		buf = buf[n:]
+		if num != 2 || typ != protowire.BytesType { // ScanResult.tokens
+			if n = protowire.ConsumeFieldValue(num, typ, buf); n < 0 {
+				return protowire.ParseError(n)
+			}
+			buf = buf[n:]
+			continue
+		}
+		msg, n := protowire.ConsumeBytes(buf)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		buf = buf[n:]
+		var tok pg.Token
+		for len(msg) > 0 {
+			num, typ, n := protowire.ConsumeTag(msg)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			msg = msg[n:]
+			if num == 4 && typ == protowire.VarintType { // ScanToken.token
+				v, n := protowire.ConsumeVarint(msg)
+				if n < 0 {
+					return protowire.ParseError(n)
+				}
+				tok = pg.Token(v)
+				msg = msg[n:]
+				continue
+			}
+			if n = protowire.ConsumeFieldValue(num, typ, msg); n < 0 {
+				return protowire.ParseError(n)
+			}
+			msg = msg[n:]
+		}
+		if !f(tok) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// checkExplain accepts EXPLAIN of a query, without ANALYZE.
+func checkExplain(e *pg.ExplainStmt, cat PostgresCatalog) error {
+	for _, o := range e.Options {
+		if d := o.GetDefElem(); d != nil && strings.EqualFold(d.Defname, "analyze") && !explicitFalse(d.Arg) {
+			return &Error{
+				Reason: "EXPLAIN ANALYZE runs the statement and is not allowed",
+				Hint:   "Send EXPLAIN without ANALYZE to see the plan without running it",
+			}
+		}
+	}
+	q := e.Query.GetSelectStmt()
+	if q == nil {
+		return &Error{
+			Reason: fmt.Sprintf("EXPLAIN %s is not allowed", statementName(e.Query)),
+			Hint:   "Only a query can be explained: send EXPLAIN SELECT ...",
+		}
+	}
+	return checkQuery(q, cat)
+}
+
+// explicitFalse reports whether an option's argument turns it off, as
+// PostgreSQL's defGetBoolean reads it; no argument means on.
+func explicitFalse(arg *pg.Node) bool {
+	switch a := arg.GetNode().(type) {
+	case *pg.Node_Boolean:
+		return !a.Boolean.Boolval
+	case *pg.Node_Integer:
+		return a.Integer.Ival == 0
+	case *pg.Node_String_:
+		switch strings.ToLower(a.String_.Sval) {
+		case "f", "fa", "fal", "fals", "false", "n", "no", "of", "off", "0":
+			return true
+		}
+	}
+	return false
+}
+
+// refuseStatement words the refusal of a statement that is not a query.
+func refuseStatement(n *pg.Node) *Error {
+	name := statementName(n)
+	switch s := n.GetNode().(type) {
+	case *pg.Node_InsertStmt:
+		return &Error{Reason: "INSERT into table " + quoteRel(s.InsertStmt.Relation) + " is not allowed", Hint: readOnlyHint}
+	case *pg.Node_UpdateStmt:
+		return &Error{Reason: "UPDATE of table " + quoteRel(s.UpdateStmt.Relation) + " is not allowed", Hint: readOnlyHint}
+	case *pg.Node_DeleteStmt:
+		return &Error{Reason: "DELETE from table " + quoteRel(s.DeleteStmt.Relation) + " is not allowed", Hint: readOnlyHint}
+	case *pg.Node_MergeStmt:
+		return &Error{Reason: "MERGE into table " + quoteRel(s.MergeStmt.Relation) + " is not allowed", Hint: readOnlyHint}
+	case *pg.Node_TransactionStmt:
+		return &Error{
+			Reason: name + " (transaction control) is not allowed",
+			Hint:   "Every statement already runs on its own: send it without BEGIN, COMMIT or SAVEPOINT",
+		}
+	case *pg.Node_VariableSetStmt:
+		return &Error{Reason: name + " is not allowed", Hint: "Settings cannot be changed here; read one with SELECT current_setting('name')"}
+	case *pg.Node_VariableShowStmt:
+		return &Error{Reason: "SHOW is not allowed", Hint: "Read a setting with SELECT current_setting('name'), or all of them with SELECT name, setting FROM pg_settings"}
+	case *pg.Node_DiscardStmt:
+		return &Error{Reason: "DISCARD is not allowed", Hint: "Session state cannot be changed here; send one SELECT statement"}
+	case *pg.Node_CopyStmt:
+		return &Error{Reason: "COPY is not allowed", Hint: "Send the SELECT alone; its rows come back as the result"}
+	case *pg.Node_DoStmt, *pg.Node_CallStmt:
+		return &Error{Reason: name + " is not allowed", Hint: "Code blocks and procedures can write; send one SELECT statement"}
+	case *pg.Node_PrepareStmt, *pg.Node_ExecuteStmt, *pg.Node_DeallocateStmt:
+		return &Error{Reason: name + " is not allowed", Hint: "Send the query itself, with its values written in"}
+	case *pg.Node_DeclareCursorStmt, *pg.Node_FetchStmt, *pg.Node_ClosePortalStmt:
+		return &Error{Reason: name + " is not allowed", Hint: "Send the query itself; the server pages its rows"}
+	case *pg.Node_ListenStmt, *pg.Node_UnlistenStmt, *pg.Node_NotifyStmt, *pg.Node_LoadStmt, *pg.Node_CheckPointStmt:
+		return &Error{Reason: name + " is not allowed", Hint: readOnlyHint}
+	case *pg.Node_LockStmt:
+		return &Error{Reason: "LOCK is not allowed", Hint: "Reading needs no locks: send the SELECT alone"}
+	}
+	return &Error{Reason: name + " would change the database and is not allowed", Hint: readOnlyHint}
+}
+
+// quoteRel names a statement's table for a message.
+func quoteRel(r *pg.RangeVar) string {
+	if r == nil {
+		return `""`
+	}
+	if r.Schemaname != "" {
+		return `"` + r.Schemaname + `.` + r.Relname + `"`
+	}
+	return `"` + r.Relname + `"`
+}
+
+// statementNames spells the statements whose node names do not.
+var statementNames = map[string]string{
+	"InsertStmt": "INSERT", "UpdateStmt": "UPDATE", "DeleteStmt": "DELETE", "MergeStmt": "MERGE",
+	"SelectStmt": "SELECT", "ExplainStmt": "EXPLAIN",
+	"CreateStmt": "CREATE TABLE", "CreateTableAsStmt": "CREATE TABLE AS", "IndexStmt": "CREATE INDEX",
+	"ViewStmt": "CREATE VIEW", "CreateSeqStmt": "CREATE SEQUENCE", "CreateTrigStmt": "CREATE TRIGGER",
+	"RuleStmt": "CREATE RULE", "CreatedbStmt": "CREATE DATABASE", "DropdbStmt": "DROP DATABASE",
+	"CreateFunctionStmt": "CREATE FUNCTION", "RenameStmt": "ALTER ... RENAME", "CheckPointStmt": "CHECKPOINT",
+	"RefreshMatViewStmt": "REFRESH MATERIALIZED VIEW", "VariableShowStmt": "SHOW", "ClosePortalStmt": "CLOSE",
+	"DeclareCursorStmt": "DECLARE", "SecLabelStmt": "SECURITY LABEL", "CreatePLangStmt": "CREATE LANGUAGE",
+}
+
+// transactionWords spells each kind of transaction statement.
+var transactionWords = map[pg.TransactionStmtKind]string{
+	pg.TransactionStmtKind_TRANS_STMT_BEGIN:             "BEGIN",
+	pg.TransactionStmtKind_TRANS_STMT_START:             "START TRANSACTION",
+	pg.TransactionStmtKind_TRANS_STMT_COMMIT:            "COMMIT",
+	pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:          "ROLLBACK",
+	pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:         "SAVEPOINT",
+	pg.TransactionStmtKind_TRANS_STMT_RELEASE:           "RELEASE",
+	pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:       "ROLLBACK TO",
+	pg.TransactionStmtKind_TRANS_STMT_PREPARE:           "PREPARE TRANSACTION",
+	pg.TransactionStmtKind_TRANS_STMT_COMMIT_PREPARED:   "COMMIT PREPARED",
+	pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_PREPARED: "ROLLBACK PREPARED",
+}
+
+// statementName spells a statement as its SQL begins: "DELETE", "SET
+// TRANSACTION", "ALTER TABLE".
+func statementName(n *pg.Node) string {
+	switch s := n.GetNode().(type) {
+	case *pg.Node_TransactionStmt:
+		if w, ok := transactionWords[s.TransactionStmt.Kind]; ok {
+			return w
+		}
+	case *pg.Node_VariableSetStmt:
+		switch s.VariableSetStmt.Kind {
+		case pg.VariableSetKind_VAR_RESET, pg.VariableSetKind_VAR_RESET_ALL:
+			return "RESET"
+		case pg.VariableSetKind_VAR_SET_MULTI:
+			return "SET " + strings.ToUpper(s.VariableSetStmt.Name)
+		}
+		return "SET"
+	case *pg.Node_VacuumStmt:
+		if s.VacuumStmt.IsVacuumcmd {
+			return "VACUUM"
+		}
+		return "ANALYZE"
+	case *pg.Node_CreateTableAsStmt:
+		if s.CreateTableAsStmt.Objtype == pg.ObjectType_OBJECT_MATVIEW {
+			return "CREATE MATERIALIZED VIEW"
+		}
+	case *pg.Node_GrantStmt:
+		if !s.GrantStmt.IsGrant {
+			return "REVOKE"
+		}
+	case *pg.Node_GrantRoleStmt:
+		if !s.GrantRoleStmt.IsGrant {
+			return "REVOKE"
+		}
+	}
+	m := n.ProtoReflect()
+	fd := m.WhichOneof(m.Descriptor().Oneofs().Get(0))
+	if fd == nil {
+		return "the statement"
+	}
+	return nodeWords(string(fd.Message().Name()))
+}
+
+// nodeWords spells a parse node's type name as SQL words: "AlterTableStmt"
+// becomes "ALTER TABLE".
+func nodeWords(name string) string {
+	if w, ok := statementNames[name]; ok {
+		return w
+	}
+	name = strings.TrimSuffix(name, "Stmt")
+	var b strings.Builder
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
+}
+
+// checkQuery walks a query's whole parse tree, every field of every node,
+// and refuses the first thing in it that could write, lock or call what
+// must not run.
+func checkQuery(q *pg.SelectStmt, cat PostgresCatalog) error {
+	w := &pgWalker{cat: cat}
+	if e := w.walk(q.ProtoReflect()); e != nil {
+		return e
+	}
+	// Names that may be columns are looked up last, so a catalog miss for
+	// what is only a column never comes with another refusal.
+	for _, a := range w.attrs {
+		if e := w.attribute(a.ref, a.name); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// pgWalker holds what a walk over one query needs.
+type pgWalker struct {
+	cat   PostgresCatalog
+	attrs []struct{ ref, name string } // t.f and (row).f: columns, or calls of f
+}
+
+// walk visits m and every message under it, in field order, and returns
+// the first refusal.
+func (w *pgWalker) walk(m protoreflect.Message) *Error {
+	if e := w.visit(m); e != nil {
+		return e
+	}
+	d := m.Descriptor()
+	if _, ok := m.Interface().(*pg.Node); ok {
+		// A Node is a oneof of every node type: visit the one it holds.
+		if fd := m.WhichOneof(d.Oneofs().Get(0)); fd != nil {
+			return w.walk(m.Get(fd).Message())
+		}
+		return nil
+	}
+	fields := d.Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if fd.Message() == nil || !m.Has(fd) {
+			continue
+		}
+		v := m.Get(fd)
+		switch {
+		case fd.IsList():
+			l := v.List()
+			for j := range l.Len() {
+				if e := w.walk(l.Get(j).Message()); e != nil {
+					return e
+				}
+			}
+		case fd.IsMap(): // parse trees have none today
+			if fd.MapValue().Message() == nil {
+				continue
+			}
+			var e *Error
+			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+				e = w.walk(mv.Message())
+				return e == nil
+			})
+			if e != nil {
+				return e
+			}
+		default:
+			if e := w.walk(v.Message()); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// visit judges one node of a query's tree.
+func (w *pgWalker) visit(m protoreflect.Message) *Error {
+	switch n := m.Interface().(type) {
+	case *pg.FuncCall:
+		return w.function(n.Funcname)
+	case *pg.A_Expr:
+		switch n.Kind {
+		case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+			pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+			// Named "BETWEEN"; PostgreSQL runs >= and <=.
+			if e := w.operator("", ">="); e != nil {
+				return e
+			}
+			return w.operator("", "<=")
+		}
+		if len(n.Name) > 0 {
+			return w.operator(qualifiedName(n.Name))
+		}
+	case *pg.SubLink: // x op ANY (SELECT ...)
+		if len(n.OperName) > 0 {
+			return w.operator(qualifiedName(n.OperName))
+		}
+	case *pg.SortBy: // ORDER BY x USING op
+		if len(n.UseOp) > 0 {
+			return w.operator(qualifiedName(n.UseOp))
+		}
+	case *pg.ColumnRef:
+		if k := len(n.Fields); k >= 2 {
+			if s := n.Fields[k-1].GetString_(); s != nil {
+				var parts []string
+				for _, f := range n.Fields {
+					parts = append(parts, f.GetString_().GetSval())
+				}
+				w.attrs = append(w.attrs, struct{ ref, name string }{strings.Join(parts, "."), s.Sval})
+			}
+		}
+	case *pg.A_Indirection:
+		for _, ind := range n.Indirection {
+			if s := ind.GetString_(); s != nil {
+				w.attrs = append(w.attrs, struct{ ref, name string }{"(...)." + s.Sval, s.Sval})
+			}
+		}
+	case *pg.RangeTableSample:
+		_, method := qualifiedName(n.Method)
+		switch strings.ToLower(method) {
+		case "system", "bernoulli", "system_rows", "system_time":
+		default:
+			return &Error{
+				Reason: fmt.Sprintf("the TABLESAMPLE method %s is not allowed", method),
+				Hint:   "Use TABLESAMPLE SYSTEM (percent) or BERNOULLI (percent)",
+			}
+		}
+	case *pg.LockingClause:
+		what := lockWords[n.Strength]
+		if what == "" {
+			what = "FOR UPDATE"
+		}
+		return &Error{
+			Reason: what + " locks rows and is not allowed",
+			Hint:   "Send the SELECT without " + what + "; reading needs no row locks",
+		}
+	case *pg.IntoClause:
+		return &Error{
+			Reason: "SELECT INTO creates a table and is not allowed",
+			Hint:   "Send the SELECT without INTO; its rows come back as the result",
+		}
+	case *pg.InsertStmt, *pg.UpdateStmt, *pg.DeleteStmt, *pg.MergeStmt:
+		return &Error{
+			Reason: fmt.Sprintf("a data-modifying WITH (%s) is not allowed", nodeWords(string(m.Descriptor().Name()))),
+			Hint:   "Every query in a WITH must be a SELECT: this server only reads",
+		}
+	case *pg.SelectStmt:
+	default:
+		// No other statement can sit inside a query today; should one
+		// appear, refuse it rather than guess.
+		if name := string(m.Descriptor().Name()); strings.HasSuffix(name, "Stmt") {
+			return &Error{Reason: nodeWords(name) + " inside a query is not allowed", Hint: readOnlyHint}
+		}
+	}
+	return nil
+}
+
+// lockWords spells each row-locking strength.
+var lockWords = map[pg.LockClauseStrength]string{
+	pg.LockClauseStrength_LCS_FORKEYSHARE:    "FOR KEY SHARE",
+	pg.LockClauseStrength_LCS_FORSHARE:       "FOR SHARE",
+	pg.LockClauseStrength_LCS_FORNOKEYUPDATE: "FOR NO KEY UPDATE",
+	pg.LockClauseStrength_LCS_FORUPDATE:      "FOR UPDATE",
+}
+
+// qualifiedName splits a parse tree's name list into schema and name;
+// schema is "" when the name is not qualified.
+func qualifiedName(names []*pg.Node) (schema, name string) {
+	if k := len(names); k > 0 {
+		name = names[k-1].GetString_().GetSval()
+		if k > 1 {
+			schema = names[k-2].GetString_().GetSval()
+		}
+	}
+	return schema, name
+}
+
+// function judges a call of the function named by names.
+func (w *pgWalker) function(names []*pg.Node) *Error {
+	schema, name := qualifiedName(names)
+	lower := strings.ToLower(name)
+	if hint, denied := pgDenied(lower); denied {
+		return &Error{Reason: "the function " + name + "() is not allowed", Hint: hint}
+	}
+	v, ok := w.cat.Function(schema, name)
+	if !ok {
+		full := name
+		if schema != "" {
+			full = schema + "." + name
+		}
+		return &Error{
+			Reason: "no function named " + full + "()",
+			Hint:   "Check the spelling and the schema; pg_proc lists the functions this database has",
+		}
+	}
+	if v == 'i' || v == 's' || volatileAllowed(schema, lower) {
+		return nil
+	}
+	return &Error{
+		Reason: "the function " + name + "() is volatile and is not allowed",
+		Hint:   "Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it",
+	}
+}
+
+// operator judges a use of the operator schema.name.
+func (w *pgWalker) operator(schema, name string) *Error {
+	full := name
+	if schema != "" {
+		full = "OPERATOR(" + schema + "." + name + ")"
+	}
+	v, ok := w.cat.Operator(schema, name)
+	if !ok {
+		return &Error{
+			Reason: "no operator named " + full,
+			Hint:   "Check the operator; pg_operator lists the operators this database has",
+		}
+	}
+	if v == 'i' || v == 's' {
+		return nil
+	}
+	return &Error{
+		Reason: "the operator " + full + " calls a volatile function and is not allowed",
+		Hint:   "Only operators that cannot change anything may be used; write the query without it",
+	}
+}
+
+// attribute judges ref, which ends in name: a column, or PostgreSQL's
+// attribute notation t.f for f(t) when the catalog knows a function f.
+func (w *pgWalker) attribute(ref, name string) *Error {
+	v, ok := w.cat.Function("", name)
+	if !ok {
+		return nil // a column
+	}
+	lower := strings.ToLower(name)
+	if _, denied := pgDenied(lower); !denied && (v == 'i' || v == 's' || volatileAllowed("", lower)) {
+		return nil
+	}
+	return &Error{
+		Reason: fmt.Sprintf("%s can call the function %s() and is not allowed", ref, name),
+		Hint:   fmt.Sprintf("If %s is a column, select it without the table name; otherwise write the query without %s()", name, name),
+	}
+}
+
+// volatileAllowed reports whether the volatile function lower (a
+// lower-cased name) in schema is harmless: it reads a clock, the random
+// generator or sizes on disk, and changes nothing. The core ones count
+// only unqualified or in pg_catalog, so a look-alike in another schema is
+// judged as any function is.
+func volatileAllowed(schema, lower string) bool {
+	switch lower {
+	case "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4": // uuid-ossp, in any schema
+		return true
+	case "random", "random_normal", "clock_timestamp", "timeofday", "statement_timestamp",
+		"gen_random_uuid", "uuidv4", "uuidv7",
+		"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_database_size":
+		return schema == "" || schema == "pg_catalog"
+	}
+	return false
+}
+
+// Hints for denied functions, by what they do.
+const (
+	hintFiles     = "Files and large objects on the server are off limits; query tables instead"
+	hintRemote    = "This server reads only the database it was started with; query its tables directly"
+	hintServer    = "That function controls the server, its transactions or replication; write the query without it"
+	hintLocks     = "Locks are not allowed, and reading needs none; write the query without them"
+	hintSettings  = "Settings cannot be changed; read one with current_setting('name')"
+	hintSequences = "Sequence functions are not allowed; read a sequence's state with SELECT last_value FROM the_sequence"
+	hintSleep     = "Waiting is not allowed; write the query without it"
+	hintNotify    = "Notifications are not allowed; send the query without pg_notify()"
+	hintSQLText   = "That function runs SQL given as text; send that SQL as the query instead"
+	hintSeed      = "The random seed cannot be changed; random() alone is fine"
+)
+
+// pgDeniedFunctions are refused whatever the catalog says of them.
+var pgDeniedFunctions = map[string]string{
+	"pg_read_file": hintFiles, "pg_read_binary_file": hintFiles, "pg_stat_file": hintFiles,
+	"loread": hintFiles, "lowrite": hintFiles, "pg_logdir_ls": hintFiles,
+	"pg_terminate_backend": hintServer, "pg_cancel_backend": hintServer, "pg_reload_conf": hintServer,
+	"pg_rotate_logfile": hintServer, "pg_rotate_logfile_old": hintServer, "pg_promote": hintServer,
+	"pg_switch_wal": hintServer, "pg_switch_xlog": hintServer, "pg_create_restore_point": hintServer,
+	"pg_backup_start": hintServer, "pg_backup_stop": hintServer, "pg_start_backup": hintServer,
+	"pg_stop_backup": hintServer, "pg_log_backend_memory_contexts": hintServer,
+	"pg_stat_statements_reset": hintServer, "pg_import_system_collations": hintServer,
+	"txid_current": hintServer, "pg_current_xact_id": hintServer,
+	"set_config": hintSettings,
+	"nextval":    hintSequences, "setval": hintSequences, "currval": hintSequences, "lastval": hintSequences,
+	"pg_notify": hintNotify,
+	"ts_stat":   hintSQLText,
+	"setseed":   hintSeed,
+}
+
+// pgDeniedPrefixes deny whole families by the start of their names.
+var pgDeniedPrefixes = []struct{ prefix, hint string }{
+	{"pg_ls_", hintFiles}, {"lo_", hintFiles}, {"pg_file_", hintFiles},
+	{"dblink", hintRemote},
+	{"pg_advisory_", hintLocks}, {"pg_try_advisory_", hintLocks},
+	{"pg_stat_reset", hintServer}, {"pg_logical_", hintServer}, {"pg_wal_replay_", hintServer},
+	{"pg_sleep", hintSleep},
+	{"query_to_xml", hintSQLText}, {"cursor_to_xml", hintSQLText},
+}
+
+// pgDenied reports whether lower (a lower-cased function name) is
+// denied, and the hint to give.
+func pgDenied(lower string) (hint string, denied bool) {
+	if hint, ok := pgDeniedFunctions[lower]; ok {
+		return hint, true
+	}
+	for _, p := range pgDeniedPrefixes {
+		if strings.HasPrefix(lower, p.prefix) {
+			return p.hint, true
+		}
+	}
+	// pg_create_*_replication_slot, pg_copy_*, pg_drop_*, pg_replication_*.
+	if strings.HasPrefix(lower, "pg_") && strings.Contains(lower, "replication") {
+		return hintServer, true
+	}
+	return "", false
+}

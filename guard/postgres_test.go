@@ -1,0 +1,462 @@
+package guard_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+// fakeCatalog is a PostgresCatalog from a map of "schema.name" to
+// volatility, answering as source's does: the strictest of a name's
+// entries, in one schema or in any.
+type fakeCatalog struct {
+	funcs, ops          map[string]byte // "schema.name"
+	anyFuncs, anyOps    map[string]byte // "name": the strictest in any schema
+	everythingImmutable bool            // answer 'i' for every name
+}
+
+func newFakeCatalog(funcs, ops map[string]byte) *fakeCatalog {
+	return &fakeCatalog{funcs: funcs, ops: ops, anyFuncs: byName(funcs), anyOps: byName(ops)}
+}
+
+// byName folds "schema.name" entries into the strictest for each name.
+func byName(m map[string]byte) map[string]byte {
+	names := map[string]byte{}
+	for k, v := range m {
+		_, name, _ := strings.Cut(k, ".")
+		names[name] = max(names[name], v)
+	}
+	return names
+}
+
+func (c *fakeCatalog) Function(schema, name string) (byte, bool) {
+	if c.everythingImmutable {
+		return 'i', true
+	}
+	return lookup(c.funcs, c.anyFuncs, schema, name)
+}
+
+func (c *fakeCatalog) Operator(schema, name string) (byte, bool) {
+	if c.everythingImmutable {
+		return 'i', true
+	}
+	return lookup(c.ops, c.anyOps, schema, name)
+}
+
+func lookup(exact, byName map[string]byte, schema, name string) (byte, bool) {
+	if schema == "" {
+		v, ok := byName[name]
+		return v, ok
+	}
+	v, ok := exact[schema+"."+name]
+	return v, ok
+}
+
+// testCatalog holds the functions and operators the corpora use, with
+// their volatility in PostgreSQL 17's pg_proc (the strictest overload),
+// plus an extension's, a user's and a look-alike's.
+var testCatalog = newFakeCatalog(map[string]byte{
+	// Aggregates and window functions.
+	"pg_catalog.count": 'i', "pg_catalog.sum": 'i', "pg_catalog.avg": 'i', "pg_catalog.min": 'i',
+	"pg_catalog.max": 'i', "pg_catalog.string_agg": 'i', "pg_catalog.percentile_cont": 'i',
+	"pg_catalog.row_number": 'i', "pg_catalog.rank": 'i',
+	// Scalars.
+	"pg_catalog.upper": 'i', "pg_catalog.lower": 'i', "pg_catalog.length": 'i', "pg_catalog.substring": 'i',
+	"pg_catalog.btrim": 'i', "pg_catalog.abs": 'i', "pg_catalog.name": 'i', "pg_catalog.similar_to_escape": 'i',
+	"pg_catalog.generate_series": 's', "pg_catalog.jsonb_build_object": 's', "pg_catalog.jsonb_path_query": 'i',
+	"pg_catalog.to_char": 's', "pg_catalog.date_trunc": 's', "pg_catalog.extract": 's', "pg_catalog.timezone": 's',
+	"pg_catalog.now": 's', "pg_catalog.current_setting": 's', "pg_catalog.statement_timestamp": 's',
+	"pg_catalog.pg_size_pretty": 'i', "pg_catalog.to_tsvector": 's', "pg_catalog.pg_backend_pid": 's',
+	"pg_catalog.format_type": 's', "pg_catalog.obj_description": 's',
+	// Volatile but harmless.
+	"pg_catalog.random": 'v', "pg_catalog.clock_timestamp": 'v', "pg_catalog.timeofday": 'v',
+	"pg_catalog.gen_random_uuid": 'v', "pg_catalog.pg_total_relation_size": 'v', "public.uuid_generate_v4": 'v',
+	// An extension's stable function, a user's volatile one, a look-alike.
+	"public.similarity": 's', "public.refresh_stats": 'v', "evil.random": 'v',
+	// Denied, whatever their volatility: some are stable or immutable.
+	"pg_catalog.pg_sleep": 'v', "pg_catalog.pg_sleep_for": 'v', "pg_catalog.pg_sleep_until": 'v',
+	"pg_catalog.set_config": 'v', "pg_catalog.pg_read_file": 'v', "pg_catalog.pg_read_binary_file": 'v',
+	"pg_catalog.pg_ls_dir": 'v', "pg_catalog.pg_ls_waldir": 'v', "pg_catalog.pg_stat_file": 'v',
+	"public.dblink": 'v', "public.dblink_exec": 'v',
+	"pg_catalog.nextval": 'v', "pg_catalog.setval": 'v', "pg_catalog.currval": 'v', "pg_catalog.lastval": 'v',
+	"pg_catalog.lo_import": 'v', "pg_catalog.lo_export": 'v', "pg_catalog.lo_unlink": 'v', "pg_catalog.lo_get": 'v',
+	"pg_catalog.pg_advisory_lock": 'v', "pg_catalog.pg_try_advisory_xact_lock": 'v',
+	"pg_catalog.txid_current": 's', "pg_catalog.pg_current_xact_id": 'v',
+	"pg_catalog.query_to_xml": 's', "pg_catalog.cursor_to_xml": 'v', "pg_catalog.ts_stat": 'v',
+	"pg_catalog.pg_notify": 'v', "pg_catalog.pg_terminate_backend": 'v', "pg_catalog.pg_cancel_backend": 'v',
+	"pg_catalog.pg_reload_conf": 'v', "pg_catalog.pg_stat_reset": 'v', "pg_catalog.pg_logical_emit_message": 'v',
+	"pg_catalog.setseed": 'v',
+}, map[string]byte{
+	"pg_catalog.+": 'i', "pg_catalog.-": 'i', "pg_catalog.*": 'i', "pg_catalog./": 'i',
+	"pg_catalog.=": 'i', "pg_catalog.<>": 'i', "pg_catalog.<": 'i', "pg_catalog.>": 'i',
+	"pg_catalog.<=": 'i', "pg_catalog.>=": 'i', "pg_catalog.~~": 'i', "pg_catalog.!~~": 'i',
+	"pg_catalog.~~*": 'i', "pg_catalog.~": 'i', "pg_catalog.@>": 'i', "pg_catalog.->>": 'i',
+	"pg_catalog.->": 'i', "pg_catalog.||": 'i',
+	"public.###": 'v', // a user's operator over a volatile function
+})
+
+// refusal returns err's text, failing the test unless err is an *Error
+// or a *guard.SyntaxError (a refusal, not a fault).
+func refusal(t *testing.T, sql string, err error) string {
+	t.Helper()
+	var ge *guard.Error
+	var se *guard.SyntaxError
+	if !errors.As(err, &ge) && !errors.As(err, &se) {
+		t.Fatalf("CheckPostgres(%.80q) = %v (%T), want an *Error or a *SyntaxError", sql, err, err)
+	}
+	return err.Error()
+}
+
+func TestCheckPostgresRefusesHostile(t *testing.T) {
+	for _, c := range dbtest.HostilePostgres {
+		t.Run(c.Name, func(t *testing.T) {
+			err := guard.CheckPostgres(c.SQL, testCatalog)
+			if err == nil {
+				t.Fatalf("accepted %.80q", c.SQL)
+			}
+			msg := refusal(t, c.SQL, err)
+			// The catalog knows every function the corpus calls, so each
+			// is refused for what it does, not for being unknown.
+			if strings.HasPrefix(msg, "no function named") || strings.HasPrefix(msg, "no operator named") {
+				t.Errorf("refused %.80q for the wrong reason: %s", c.SQL, msg)
+			}
+			if _, _, err := guard.PostgresCursor(c.SQL, "sqlmcp_rows", testCatalog); err == nil {
+				t.Errorf("PostgresCursor accepted %.80q", c.SQL)
+			}
+		})
+	}
+}
+
+func TestCheckPostgresAllowsReads(t *testing.T) {
+	for _, c := range dbtest.AllowedPostgres {
+		t.Run(c.Name, func(t *testing.T) {
+			if err := guard.CheckPostgres(c.SQL, testCatalog); err != nil {
+				t.Fatalf("refused %.80q: %v", c.SQL, err)
+			}
+			text, explain, err := guard.PostgresCursor(c.SQL, "sqlmcp_rows", testCatalog)
+			if err != nil {
+				t.Fatalf("PostgresCursor refused %.80q: %v", c.SQL, err)
+			}
+			if want := strings.HasPrefix(c.SQL, "EXPLAIN"); explain != want {
+				t.Errorf("PostgresCursor(%.80q) explain = %v, want %v", c.SQL, explain, want)
+			}
+			if !explain && !strings.HasPrefix(text, "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR ") {
+				t.Errorf("PostgresCursor(%.80q) = %.80q, want a DECLARE", c.SQL, text)
+			}
+		})
+	}
+}
+
+func TestCheckPostgresMessages(t *testing.T) {
+	const readOnly = "This server only reads: send one SELECT statement (WITH ... SELECT, UNION and EXPLAIN are fine)"
+	tests := []struct{ name, sql, want string }{
+		{"delete", "DELETE FROM customers", `DELETE from table "customers" is not allowed. ` + readOnly},
+		{"insert into a qualified table", "INSERT INTO public.drop_log VALUES (1)", `INSERT into table "public.drop_log" is not allowed. ` + readOnly},
+		{"stacked", "SELECT 1; DROP TABLE customers", `found more than one statement; the second begins "DROP TABLE customers". Send exactly one statement per call`},
+		{"commit escape", "COMMIT; DROP TABLE customers", `found more than one statement; the second begins "DROP TABLE customers". Send exactly one statement per call`},
+		{"commit", "COMMIT", "COMMIT (transaction control) is not allowed. Every statement already runs on its own: send it without BEGIN, COMMIT or SAVEPOINT"},
+		{"end", "END", "COMMIT (transaction control) is not allowed. Every statement already runs on its own: send it without BEGIN, COMMIT or SAVEPOINT"},
+		{"create table", "CREATE TABLE x(a int)", "CREATE TABLE would change the database and is not allowed. " + readOnly},
+		{"alter table", "ALTER TABLE customers ADD COLUMN x int", "ALTER TABLE would change the database and is not allowed. " + readOnly},
+		{"vacuum", "VACUUM", "VACUUM would change the database and is not allowed. " + readOnly},
+		{"show", "SHOW ALL", "SHOW is not allowed. Read a setting with SELECT current_setting('name'), or all of them with SELECT name, setting FROM pg_settings"},
+		{"set", "SET search_path = evil", "SET is not allowed. Settings cannot be changed here; read one with SELECT current_setting('name')"},
+		{"set transaction", "SET TRANSACTION READ WRITE", "SET TRANSACTION is not allowed. Settings cannot be changed here; read one with SELECT current_setting('name')"},
+		{"reset", "RESET ALL", "RESET is not allowed. Settings cannot be changed here; read one with SELECT current_setting('name')"},
+		{"copy", "COPY customers TO '/tmp/x'", "COPY is not allowed. Send the SELECT alone; its rows come back as the result"},
+		{"do", "DO $$ BEGIN DELETE FROM customers; END $$", "DO is not allowed. Code blocks and procedures can write; send one SELECT statement"},
+		{"prepare", "PREPARE x AS DELETE FROM customers", "PREPARE is not allowed. Send the query itself, with its values written in"},
+		{"declare", "DECLARE c CURSOR FOR SELECT 1", "DECLARE is not allowed. Send the query itself; the server pages its rows"},
+		{"lock", "LOCK TABLE customers", "LOCK is not allowed. Reading needs no locks: send the SELECT alone"},
+		{"pg_sleep", "SELECT pg_sleep(1)", "the function pg_sleep() is not allowed. Waiting is not allowed; write the query without it"},
+		{"pg_read_file in from", "SELECT * FROM pg_read_file('/etc/passwd')", "the function pg_read_file() is not allowed. Files and large objects on the server are off limits; query tables instead"},
+		{"set_config", "SELECT set_config('default_transaction_read_only', 'off', false)", "the function set_config() is not allowed. Settings cannot be changed; read one with current_setting('name')"},
+		{"nextval", "SELECT nextval('invoice_no')", "the function nextval() is not allowed. Sequence functions are not allowed; read a sequence's state with SELECT last_value FROM the_sequence"},
+		{"dblink", "SELECT dblink_exec('dbname=x', 'DELETE FROM t')", "the function dblink_exec() is not allowed. This server reads only the database it was started with; query its tables directly"},
+		{"query_to_xml", "SELECT query_to_xml('DELETE FROM t', true, true, '')", "the function query_to_xml() is not allowed. That function runs SQL given as text; send that SQL as the query instead"},
+		{"unknown function", "SELECT no_such_fn(1)", "no function named no_such_fn(). Check the spelling and the schema; pg_proc lists the functions this database has"},
+		{"unknown qualified function", "SELECT evil.upper('x')", "no function named evil.upper(). Check the spelling and the schema; pg_proc lists the functions this database has"},
+		{"volatile function", "SELECT refresh_stats()", "the function refresh_stats() is volatile and is not allowed. Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it"},
+		{"volatile look-alike", "SELECT evil.random()", "the function random() is volatile and is not allowed. Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it"},
+		{"volatile operator", "SELECT 1 ### 2", "the operator ### calls a volatile function and is not allowed. Only operators that cannot change anything may be used; write the query without it"},
+		{"unknown operator", "SELECT 1 OPERATOR(evil.+) 2", "no operator named OPERATOR(evil.+). Check the operator; pg_operator lists the operators this database has"},
+		{"attribute notation", "SELECT c.pg_sleep FROM customers c", "c.pg_sleep can call the function pg_sleep() and is not allowed. If pg_sleep is a column, select it without the table name; otherwise write the query without pg_sleep()"},
+		{"attribute notation on a row", "SELECT (c).refresh_stats FROM customers c", "(...).refresh_stats can call the function refresh_stats() and is not allowed. If refresh_stats is a column, select it without the table name; otherwise write the query without refresh_stats()"},
+		{"for update", "SELECT * FROM customers FOR UPDATE", "FOR UPDATE locks rows and is not allowed. Send the SELECT without FOR UPDATE; reading needs no row locks"},
+		{"for share", "SELECT * FROM customers FOR SHARE SKIP LOCKED", "FOR SHARE locks rows and is not allowed. Send the SELECT without FOR SHARE; reading needs no row locks"},
+		{"with delete", "WITH d AS (DELETE FROM customers RETURNING *) SELECT * FROM d", "a data-modifying WITH (DELETE) is not allowed. Every query in a WITH must be a SELECT: this server only reads"},
+		{"with insert", "WITH i AS (INSERT INTO drop_log(id) VALUES (1) RETURNING id) SELECT * FROM i", "a data-modifying WITH (INSERT) is not allowed. Every query in a WITH must be a SELECT: this server only reads"},
+		{"select into", "SELECT * INTO newt FROM customers", "SELECT INTO creates a table and is not allowed. Send the SELECT without INTO; its rows come back as the result"},
+		{"explain analyze", "EXPLAIN ANALYZE DELETE FROM customers", "EXPLAIN ANALYZE runs the statement and is not allowed. Send EXPLAIN without ANALYZE to see the plan without running it"},
+		{"explain analyze true", "EXPLAIN (ANALYZE true) SELECT 1", "EXPLAIN ANALYZE runs the statement and is not allowed. Send EXPLAIN without ANALYZE to see the plan without running it"},
+		{"explain delete", "EXPLAIN DELETE FROM customers", "EXPLAIN DELETE is not allowed. Only a query can be explained: send EXPLAIN SELECT ..."},
+		{"tablesample method", "SELECT * FROM customers TABLESAMPLE evil (1)", "the TABLESAMPLE method evil is not allowed. Use TABLESAMPLE SYSTEM (percent) or BERNOULLI (percent)"},
+		{"syntax error", "SELEC 1", `syntax error at or near "SELEC" (at character 1)`},
+		{"syntax error after multibyte", "SELECT 'é' FROM ,", `syntax error at or near "," (at character 17)`},
+		{"unterminated string", "SELECT 'x", `unterminated quoted string at or near "'x" (at character 8)`},
+		{"empty", "  -- nothing", "no SQL statement found. Send one SELECT statement"},
+		{"nested comment only", "/* /* */ */", "no SQL statement found. Send one SELECT statement"},
+		{"nul", "SELECT 1\x00; DELETE FROM customers", "the SQL contains a NUL byte. Remove the NUL (\\x00) character"},
+		{"invalid utf-8", "SELECT '\xff'", "the SQL is not valid UTF-8. Send the statement as UTF-8 text"},
+		{"deep brackets", "SELECT " + strings.Repeat("(", 1001) + "1" + strings.Repeat(")", 1001), "the SQL nests brackets more than 1000 levels deep. Nest less: a WITH clause can name a subquery instead of nesting it"},
+		{"long chain", "SELECT " + strings.Repeat("1+", 3000) + "1", "the SQL chains or nests expressions up to 3001 levels deep; the limit is 3000. Break up long chains such as a + b + c + ..., long CASE expressions or UNION chains (IN (...), a VALUES list or a WITH clause can replace them), and nest fewer subqueries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := guard.CheckPostgres(tt.sql, testCatalog)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("CheckPostgres(%.80q)\n got: %v\nwant: %s", tt.sql, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckPostgresSyntaxError(t *testing.T) {
+	err := guard.CheckPostgres("SELECT * FROM customers WHERE", testCatalog)
+	var se *guard.SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("got %v (%T), want a *SyntaxError", err, err)
+	}
+	if want := (guard.SyntaxError{Message: "syntax error at end of input", Position: 30}); *se != want {
+		t.Errorf("got %+v, want %+v", *se, want)
+	}
+}
+
+func TestCheckPostgresFunctionNames(t *testing.T) {
+	// Every spelling of a denied name is refused, and the deny list holds
+	// even when the catalog calls the function immutable.
+	spellings := []string{
+		"set_config('a', 'b', false)",
+		"pg_catalog.set_config('a', 'b', false)",
+		`"pg_catalog"."set_config"('a', 'b', false)`,
+		"SET_CONFIG('a', 'b', false)",
+		`"SET_CONFIG"('a', 'b', false)`,
+		"evil.set_config('a', 'b', false)",
+		"mydb.pg_catalog.set_config('a', 'b', false)",
+	}
+	denied := []string{
+		"pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_ls_logdir", "pg_ls_tmpdir", "pg_stat_file",
+		"lo_import", "lo_export", "lo_get", "lo_put", "lo_open", "loread", "lowrite", "lo_creat", "lo_create", "lo_unlink",
+		"pg_file_write", "pg_file_unlink", "pg_logdir_ls",
+		"dblink", "dblink_exec", "dblink_connect", "dblink_send_query",
+		"pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile", "pg_promote",
+		"pg_switch_wal", "pg_create_restore_point", "pg_backup_start", "pg_backup_stop", "pg_start_backup",
+		"pg_stop_backup", "pg_log_backend_memory_contexts", "pg_stat_reset", "pg_stat_reset_shared",
+		"pg_advisory_lock", "pg_advisory_xact_lock_shared", "pg_try_advisory_lock", "pg_advisory_unlock_all",
+		"set_config", "nextval", "setval", "currval", "lastval",
+		"pg_sleep", "pg_sleep_for", "pg_sleep_until",
+		"txid_current", "pg_current_xact_id", "pg_logical_emit_message", "pg_logical_slot_get_changes",
+		"pg_replication_origin_create", "pg_create_logical_replication_slot", "pg_create_physical_replication_slot",
+		"pg_drop_replication_slot", "pg_copy_logical_replication_slot", "pg_replication_slot_advance",
+		"pg_notify", "query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema", "cursor_to_xml",
+		"setseed", "pg_import_system_collations", "ts_stat",
+	}
+	lenient := &fakeCatalog{everythingImmutable: true}
+	for _, s := range spellings {
+		t.Run(s, func(t *testing.T) {
+			err := guard.CheckPostgres("SELECT "+s, lenient)
+			if err == nil || !strings.Contains(strings.ToLower(err.Error()), "set_config() is not allowed") {
+				t.Errorf("CheckPostgres(SELECT %s) = %v, want set_config refused", s, err)
+			}
+		})
+	}
+	for _, name := range denied {
+		t.Run(name, func(t *testing.T) {
+			for _, sql := range []string{"SELECT " + name + "()", "SELECT * FROM " + name + "()", "SELECT 1 FROM customers c WHERE c." + name + " IS NULL"} {
+				if err := guard.CheckPostgres(sql, lenient); err == nil {
+					t.Errorf("accepted %q", sql)
+				}
+			}
+		})
+	}
+	allowed := []string{
+		"random()", "pg_catalog.random()", "clock_timestamp()", "timeofday()", "gen_random_uuid()",
+		"uuid_generate_v4()", "public.uuid_generate_v4()", "statement_timestamp()", "pg_total_relation_size('customers')",
+		"similarity('a', 'b')", "public.similarity('a', 'b')", "now()", "lower('A')",
+		// Names that merely begin like denied ones.
+		"lower('x')", "length(pg_size_pretty(1::bigint))",
+	}
+	for _, s := range allowed {
+		t.Run(s, func(t *testing.T) {
+			if err := guard.CheckPostgres("SELECT "+s, testCatalog); err != nil {
+				t.Errorf("CheckPostgres(SELECT %s) = %v, want nil", s, err)
+			}
+		})
+	}
+}
+
+func TestCheckPostgresExplainOptions(t *testing.T) {
+	tests := []struct {
+		options string
+		ok      bool
+	}{
+		{"ANALYZE", false}, {"ANALYSE", false}, {"analyze true", false}, {"ANALYZE 1", false},
+		{"ANALYZE on", false}, {"ANALYZE yes", false}, {"ANALYZE '1'", false}, {"ANALYZE 2", false},
+		{"ANALYZE 0.0", false}, {`"analyze"`, false}, {"ANALYZE false, ANALYZE true", false},
+		{"ANALYZE false", true}, {"ANALYZE off", true}, {"ANALYZE 0", true}, {"ANALYZE no", true},
+		{"ANALYZE 'false'", true}, {"VERBOSE, COSTS off", true}, {"FORMAT JSON, SETTINGS, BUFFERS", true},
+		{"GENERIC_PLAN", true}, {"SUMMARY true, TIMING false", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.options, func(t *testing.T) {
+			sql := "EXPLAIN (" + tt.options + ") SELECT * FROM customers"
+			if err := guard.CheckPostgres(sql, testCatalog); (err == nil) != tt.ok {
+				t.Errorf("CheckPostgres(%q) = %v, want accepted %v", sql, err, tt.ok)
+			}
+		})
+	}
+}
+
+func TestCheckPostgresLimits(t *testing.T) {
+	chain := func(n int) string { return "SELECT " + strings.Repeat("1+", n) + "1" }
+	tests := []struct {
+		name, sql string
+		ok        bool
+	}{
+		{"1000 nested parentheses", "SELECT " + strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000), true},
+		{"1001 nested parentheses", "SELECT " + strings.Repeat("(", 1001) + "1" + strings.Repeat(")", 1001), false},
+		{"100k nested parentheses", "SELECT " + strings.Repeat("(", 100_000) + "1" + strings.Repeat(")", 100_000), false},
+		{"3000-level chain", chain(2999), true},
+		{"3001-level chain", chain(3000), false},
+		{"200k-term chain", chain(200_000), false},
+		{"100k NOT", "SELECT " + strings.Repeat("NOT ", 100_000) + "true", false},
+		{"5k nested subqueries", strings.Repeat("SELECT * FROM (", 5_000) + "SELECT 1" + strings.Repeat(") s", 5_000), false},
+		{"500 nested subqueries", strings.Repeat("SELECT * FROM (", 500) + "SELECT 1" + strings.Repeat(") s", 500), true},
+		{"50k-element IN list", "SELECT 1 WHERE 1 IN (" + strings.Repeat("1,", 50_000) + "1)", true},
+		{"3000 columns of sums", "SELECT " + strings.Repeat("1+1, ", 3000) + "1", true},
+		{"2000 CASE branches", "SELECT CASE " + strings.Repeat("WHEN random() < 0.5 THEN 1 ", 2000) + "END", false},
+		{"500 CASE branches", "SELECT CASE " + strings.Repeat("WHEN random() < 0.5 THEN 1 ", 500) + "END", true},
+		{"20k-term OR", "SELECT 1 WHERE " + strings.Repeat("true OR ", 20_000) + "true", true},
+		{"1 MiB of SQL", "SELECT " + strings.Repeat("1,", (guard.MaxSQLBytes-8)/2) + "1", true},
+		{"1 MiB + 1", "SELECT " + strings.Repeat("1,", guard.MaxSQLBytes/2) + "1", false},
+		{"invalid UTF-8", "SELECT '\xc3\x28'", false},
+		{"NUL", "SELECT '\x00'", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			err := guard.CheckPostgres(tt.sql, testCatalog)
+			if elapsed := time.Since(start); elapsed > 5*time.Second {
+				t.Errorf("took %v", elapsed)
+			}
+			if (err == nil) != tt.ok {
+				t.Fatalf("CheckPostgres(%.60q...) = %v, want accepted %v", tt.sql, err, tt.ok)
+			}
+			if err != nil {
+				refusal(t, tt.sql, err)
+			}
+		})
+	}
+}
+
+func TestCheckPostgresConcurrent(t *testing.T) {
+	// source judges every call's SQL on its own goroutine; libpg_query
+	// keeps its state per thread, so verdicts must not mix.
+	var cases []dbtest.Case
+	for _, c := range append(append([]dbtest.Case{}, dbtest.HostilePostgres...), dbtest.AllowedPostgres...) {
+		if len(c.SQL) < 10_000 {
+			cases = append(cases, c)
+		}
+	}
+	want := make([]string, len(cases))
+	for i, c := range cases {
+		want[i] = fmt.Sprint(guard.CheckPostgres(c.SQL, testCatalog))
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 20 {
+				i := (g*7 + k*13) % len(cases)
+				for j := range cases {
+					c := cases[(i+j)%len(cases)]
+					if got := fmt.Sprint(guard.CheckPostgres(c.SQL, testCatalog)); got != want[(i+j)%len(cases)] {
+						t.Errorf("%s: got %s concurrently, %s alone", c.Name, got, want[(i+j)%len(cases)])
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestPostgresCursor(t *testing.T) {
+	tests := []struct {
+		name, sql, text string
+		explain         bool
+	}{
+		{"select", "SELECT 1", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR SELECT 1", false},
+		{"comments and semicolon", "/* c */ SELECT 1; -- done", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR /* c */ SELECT 1; -- done", false},
+		{"trailing line comment", "SELECT 1 -- done", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR SELECT 1 -- done", false},
+		{"leading empty statements", ";; SELECT 1", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR  SELECT 1", false},
+		{"values", "VALUES (1)", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR VALUES (1)", false},
+		{"explain", "EXPLAIN SELECT 1", "EXPLAIN SELECT 1", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, explain, err := guard.PostgresCursor(tt.sql, "sqlmcp_rows", testCatalog)
+			if err != nil || text != tt.text || explain != tt.explain {
+				t.Errorf("PostgresCursor(%q) = %q, %v, %v; want %q, %v, nil", tt.sql, text, explain, err, tt.text, tt.explain)
+			}
+		})
+	}
+	t.Run("refusal", func(t *testing.T) {
+		_, _, err := guard.PostgresCursor("DELETE FROM customers", "sqlmcp_rows", testCatalog)
+		var ge *guard.Error
+		if !errors.As(err, &ge) {
+			t.Errorf("got %v, want an *Error", err)
+		}
+	})
+	for _, name := range []string{"", "Rows", "x; DELETE FROM customers; --", "1x", "select"} {
+		t.Run("name "+name, func(t *testing.T) {
+			if _, _, err := guard.PostgresCursor("SELECT 1", name, testCatalog); err == nil {
+				t.Errorf("PostgresCursor accepted the cursor name %q", name)
+			}
+		})
+	}
+}
+
+func ExampleCheckPostgres() {
+	// source builds the catalog from pg_proc and pg_operator.
+	cat := newFakeCatalog(
+		map[string]byte{"pg_catalog.count": 'i', "pg_catalog.pg_sleep": 'v'},
+		map[string]byte{"pg_catalog.=": 'i'},
+	)
+	fmt.Println(guard.CheckPostgres(`SELECT count(*) FROM "order" WHERE status = 'new'`, cat))
+
+	err := guard.CheckPostgres("UPDATE customers SET name = 'x'", cat)
+	var refused *guard.Error
+	if errors.As(err, &refused) {
+		fmt.Println("refused:", refused.Reason)
+		fmt.Println("hint:", refused.Hint)
+	}
+	// Output:
+	// <nil>
+	// refused: UPDATE of table "customers" is not allowed
+	// hint: This server only reads: send one SELECT statement (WITH ... SELECT, UNION and EXPLAIN are fine)
+}
+
+// BenchmarkCheckPostgres measures the guard's whole decision on a typical
+// model query: scanning, parsing and walking the tree.
+func BenchmarkCheckPostgres(b *testing.B) {
+	const query = `SELECT c.name, p.category, count(DISTINCT o.id) AS orders, sum(i.quantity * p.price) AS spent
+		FROM customers c
+		JOIN "order" o ON o.customer_id = c.id
+		JOIN "Order Items" i ON i.order_id = o.id
+		JOIN products p ON p.id = i.product_id
+		WHERE o.status <> 'cancelled'
+		GROUP BY c.name, p.category
+		ORDER BY spent DESC`
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := guard.CheckPostgres(query, testCatalog); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
