@@ -2,6 +2,7 @@ package source
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -14,16 +15,20 @@ import (
 // Column describes one result column.
 type Column struct {
 	Name string `json:"name"`
-	// Type is the declared type of the column the value comes from, as the
-	// engine reports it ("INTEGER", "VARCHAR(20)"); "" for expressions.
+	// Type is, on SQLite, the declared type of the column the value comes
+	// from, as written ("INTEGER", "VARCHAR(20)"), "" for expressions; on
+	// PostgreSQL, the value's type as format_type names it, without
+	// modifiers ("integer", "character varying", "text[]").
 	Type string `json:"type"`
 }
 
 // Result is a query's answer, cut to the limits with the cut reported.
 type Result struct {
 	Columns []Column
-	// Rows hold JSON-safe cells: numbers, strings or nil. A BLOB becomes a
-	// short preview with its size; long text is cut with a marker.
+	// Rows hold JSON-safe cells: numbers (int64, float64, json.Number),
+	// strings, bools, JSON documents (json.RawMessage), arrays ([]any of
+	// cells) or nil. A BLOB becomes a short preview with its size; long
+	// text is cut with a marker.
 	Rows [][]any
 	// Truncated is true when the query had more rows than Rows holds: it is
 	// exact, since one row past the cap is read to know.
@@ -69,11 +74,21 @@ func (b *budget) add(row []any) ([]any, bool) {
 // Cell turns a driver value into a JSON-safe cell: numbers stay numbers
 // (infinities become strings, since JSON has none), text longer than
 // maxText bytes is cut with a marker, and a BLOB becomes a preview with its
-// size.
+// size. PostgreSQL's values come converted (see Catalog): a json.Number or
+// JSON document stays as it is unless longer than maxText, when it becomes
+// cut text; an array keeps the elements that fit in maxText, each a cell,
+// and ends with a marker when some did not.
 func Cell(v any, maxText int) any {
 	switch v := v.(type) {
-	case nil, int64, bool:
+	case nil, int64, bool, json.Number:
 		return v
+	case json.RawMessage:
+		if len(v) > maxText {
+			return cutText(string(v), maxText)
+		}
+		return v
+	case []any:
+		return cutArray(v, maxText)
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return strconv.FormatFloat(v, 'g', -1, 64)
@@ -101,6 +116,22 @@ func cutText(s string, max int) string {
 	return fmt.Sprintf("%s…[cut: %d bytes in all]", s[:cut], len(s))
 }
 
+// cutArray turns an array's elements into cells, keeping those that fit in
+// max bytes and ending with a marker when some did not.
+func cutArray(a []any, max int) []any {
+	out := make([]any, 0, len(a))
+	size := 2 // [ ]
+	for i, v := range a {
+		c := Cell(v, max)
+		if size+cellSize(c)+1 > max {
+			return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", i, len(a)))
+		}
+		size += cellSize(c) + 1
+		out = append(out, c)
+	}
+	return out
+}
+
 // blobPreview shows a BLOB's size and first bytes.
 func blobPreview(b []byte) string {
 	const show = 16
@@ -123,6 +154,16 @@ func cellSize(c any) int {
 		return len(strconv.FormatFloat(c, 'g', -1, 64))
 	case bool:
 		return 5
+	case json.Number:
+		return len(c)
+	case json.RawMessage:
+		return len(c)
+	case []any:
+		n := 2
+		for _, e := range c {
+			n += cellSize(e) + 1
+		}
+		return n
 	}
 	return len(fmt.Sprint(c))
 }

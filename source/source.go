@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,17 +28,21 @@ type Options struct {
 
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
-	dialect sqlmcp.Dialect
-	name    string // how to name the database in logs and messages, no secrets
-	path    string // the SQLite file; "" for other engines
-	limits  sqlmcp.Limits
-	db      *sql.DB
+	dialect  sqlmcp.Dialect
+	name     string // how to name the database in logs and messages, no secrets
+	path     string // the SQLite file; "" for other engines
+	database string // PostgreSQL's database name
+	limits   sqlmcp.Limits
+	db       *sql.DB // SQLite
+	pg       *pgDB   // PostgreSQL
 }
 
 // Open opens the database dsn names, read-only, and checks that it answers.
-// dsn is a SQLite file path, or a sqlite: or file: URL. A missing file, a
-// file that is not a SQLite database or a malformed URL is an error that
-// says so.
+// dsn is a SQLite file path, a sqlite: or file: URL, or a postgres:// or
+// postgresql:// URL (missing parts come from the standard PG* environment
+// variables). A missing file, a file that is not a SQLite database, a
+// malformed URL or a server that cannot be reached is an error that says
+// so, naming the host and database but never the password.
 func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -48,7 +53,11 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 		maxConns = 8
 	}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return nil, errors.New("PostgreSQL is not supported yet: give a SQLite file")
+		d := &DB{dialect: sqlmcp.Postgres, limits: limits}
+		if err := openPostgres(ctx, dsn, maxConns, d); err != nil {
+			return nil, err
+		}
+		return d, nil
 	}
 	path, err := sqlitePath(dsn)
 	if err != nil {
@@ -76,6 +85,15 @@ func (db *DB) Dialect() sqlmcp.Dialect { return db.dialect }
 // Name names the database for logs and messages; it never holds a password.
 func (db *DB) Name() string { return db.name }
 
+// DatabaseName is the database's own name: PostgreSQL's database, or the
+// SQLite file's name.
+func (db *DB) DatabaseName() string {
+	if db.database == "" {
+		return filepath.Base(db.path)
+	}
+	return db.database
+}
+
 // Path is the SQLite database file, or "" for other engines.
 func (db *DB) Path() string { return db.path }
 
@@ -83,7 +101,13 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Limits() sqlmcp.Limits { return db.limits }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.db.Close() }
+func (db *DB) Close() error {
+	if db.pg != nil {
+		db.pg.pool.Close()
+		return nil
+	}
+	return db.db.Close()
+}
 
 // Query runs one statement the guard accepts and returns its result as
 // JSON-safe cells, cut to maxRows rows (zero means Limits.MaxRows; more
@@ -103,7 +127,8 @@ func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (
 	res := &Result{}
 	b := newBudget(db.limits, maxRows)
 	start := time.Now()
-	err := db.run(ctx, sql, args, func(cols []Column) { res.Columns = cols },
+	// One row past the cap is fetched, to know whether there are more.
+	err := db.run(ctx, sql, args, maxRows+1, func(cols []Column) { res.Columns = cols },
 		func(row []any) bool {
 			cells, ok := b.add(row)
 			if !ok {
@@ -124,11 +149,15 @@ func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (
 }
 
 // Catalog runs one of sqlmcp's own catalog statements through the same
-// guard and returns every row, uncut, as the driver gives it (int64,
-// float64, string, []byte or nil). It is for schema reads, not model SQL.
+// guard and returns every row, uncut. SQLite values come as the driver
+// gives them (int64, float64, string, []byte or nil); PostgreSQL values as
+// Query converts them, before any cut (int64, float64, json.Number, bool,
+// json.RawMessage, string, []byte for bytea, []any for arrays, or nil).
+// Arguments are $1, $2... on PostgreSQL. It is for schema reads, not model
+// SQL.
 func (db *DB) Catalog(ctx context.Context, sql string, args ...any) ([][]any, error) {
 	var rows [][]any
-	err := db.run(ctx, sql, args, nil, func(row []any) bool {
+	err := db.run(ctx, sql, args, 0, nil, func(row []any) bool {
 		rows = append(rows, row)
 		return true
 	})
@@ -145,8 +174,25 @@ func (e *TimeoutError) Error() string {
 
 // run is the door: it takes a connection, runs sql through the guard with
 // the timeout set, hands the columns to columns (when not nil) and each row
-// to emit until emit returns false or the rows end.
-func (db *DB) run(ctx context.Context, sql string, args []any, columns func([]Column), emit func([]any) bool) error {
+// to emit until emit returns false or the rows end. fetch is the most rows
+// the caller can use (zero: all); PostgreSQL transfers no more.
+func (db *DB) run(ctx context.Context, sql string, args []any, fetch int, columns func([]Column), emit func([]any) bool) error {
+	if db.pg != nil {
+		// statement_timeout stops the work inside PostgreSQL; the context
+		// is the backstop, a little later.
+		qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+pgBackstop)
+		defer cancel()
+		err := db.runPostgres(qctx, sql, args, fetch, columns, emit)
+		switch {
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return fmt.Errorf("query cancelled: %w", ctx.Err())
+		case errors.Is(qctx.Err(), context.DeadlineExceeded), isStatementTimeout(err):
+			return &TimeoutError{Timeout: db.limits.Timeout}
+		}
+		return err
+	}
 	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout)
 	defer cancel()
 	err := db.runSQLite(qctx, sql, args, columns, emit)

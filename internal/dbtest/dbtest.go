@@ -2,15 +2,20 @@
 package dbtest
 
 import (
+	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	_ "github.com/mattn/go-sqlite3" // the writable driver that builds fixtures
 
 	"github.com/sqlmcp/sqlmcp/source"
@@ -86,4 +91,102 @@ func AssertEmptyDir(t testing.TB, dir string) {
 	for _, e := range entries {
 		t.Errorf("a file appeared in %s: %s", dir, e.Name())
 	}
+}
+
+// PostgresEnv names the variable holding a PostgreSQL URL whose role may
+// CREATE DATABASE, e.g. postgres://postgres@127.0.0.1:5432/postgres.
+// Tests that need PostgreSQL skip when it is unset.
+const PostgresEnv = "SQLMCP_TEST_POSTGRES"
+
+// PostgresDSN creates a fresh database on the server SQLMCP_TEST_POSTGRES
+// names, loads testdata/postgres/schema.sql and seed.sql into it, and
+// returns its URL, with the same role. The database is dropped when the
+// test ends, its sessions ended first. It skips the test when the variable
+// is unset.
+func PostgresDSN(t testing.TB) string {
+	t.Helper()
+	admin := os.Getenv(PostgresEnv)
+	if admin == "" {
+		t.Skip(PostgresEnv + " is not set: skipping the PostgreSQL test")
+	}
+	u, err := url.Parse(admin)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		t.Fatalf("%s must be a postgres:// URL", PostgresEnv)
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "sqlmcp_test_" + hex.EncodeToString(b)
+	PostgresExec(t, admin, "CREATE DATABASE "+name)
+	t.Cleanup(func() {
+		PostgresExec(t, admin, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			WHERE datname = '`+name+`' AND pid <> pg_backend_pid()`)
+		PostgresExec(t, admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	})
+	u.Path = "/" + name
+	dsn := u.String()
+	for _, file := range []string{"schema.sql", "seed.sql"} {
+		text, err := os.ReadFile(filepath.Join(Root(), "testdata", "postgres", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		PostgresExec(t, dsn, string(text))
+	}
+	return dsn
+}
+
+// Postgres opens a fresh copy of the PostgreSQL fixture (see PostgresDSN)
+// through source, with opts (nil for defaults), and closes it when the
+// test ends.
+func Postgres(t testing.TB, opts *source.Options) *source.DB {
+	t.Helper()
+	return Open(t, PostgresDSN(t), opts)
+}
+
+// PostgresConn connects to dsn with pgx, outside sqlmcp's walls, for tests
+// that set up or inspect the server; it closes when the test ends.
+func PostgresConn(t testing.TB, dsn string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connecting to the test server: %v", err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// PostgresExec runs sql, which may hold several statements, on dsn as its
+// role, outside sqlmcp's walls, and fails the test on error.
+func PostgresExec(t testing.TB, dsn, sql string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connecting to the test server: %v", err)
+	}
+	defer conn.Close(ctx)
+	// No arguments: the simple protocol, which runs every statement.
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%.60q: %v", sql, err)
+	}
+}
+
+// Engine is one database of the same fixture, named by its dialect.
+type Engine struct {
+	Name string // "sqlite" or "postgres"
+	DB   *source.DB
+}
+
+// All opens the fixture on every engine there is: SQLite always, and
+// PostgreSQL when SQLMCP_TEST_POSTGRES is set, for one behaviour test
+// with a subtest per engine.
+func All(t testing.TB, opts *source.Options) []Engine {
+	t.Helper()
+	engines := []Engine{{"sqlite", SQLite(t, opts)}}
+	if os.Getenv(PostgresEnv) != "" {
+		engines = append(engines, Engine{"postgres", Postgres(t, opts)})
+	}
+	return engines
 }
