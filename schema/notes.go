@@ -186,16 +186,24 @@ func (n *notes) setColumn(table, col string, note columnNote) {
 	cols[key] = note
 }
 
-// apply copies the notes onto the tables they name.
+// apply copies the notes onto the tables they name; where a note is
+// silent, what the database itself says (PostgreSQL's COMMENT ON) stays.
 func (n *notes) apply(tables []*Table) {
 	for _, t := range tables {
 		key := strings.ToLower(t.Name)
-		t.Description = n.tables[key]
+		if d := n.tables[key]; d != "" {
+			t.Description = d
+		}
 		cols := n.columns[key]
 		for i := range t.Columns {
 			c := &t.Columns[i]
 			note := cols[strings.ToLower(c.Name)]
-			c.Description, c.Values = note.description, note.values
+			if note.description != "" {
+				c.Description = note.description
+			}
+			if note.values != "" {
+				c.Values = note.values
+			}
 		}
 	}
 }

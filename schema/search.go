@@ -190,7 +190,7 @@ func Closest(name string, names []string, n int) []string {
 	for _, c := range names {
 		lc := strings.ToLower(c)
 		d := distance(lname, lc)
-		if lname != "" && (strings.Contains(lc, lname) || strings.Contains(lname, lc)) {
+		if len(lname) >= 3 && len(lc) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)) {
 			d = 0
 		}
 		if d <= max(2, len(lname)/2) {

@@ -66,7 +66,7 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 		col, table, where, col, col, limit+1)
 	res, err := s.db.Query(ctx, sql, limit, args...)
 	if err != nil {
-		return distinctValuesOut{}, s.modelError(ctx, err)
+		return distinctValuesOut{}, s.modelError(ctx, "", err)
 	}
 	out := distinctValuesOut{Table: t.Name, Column: c.Name, Filter: in.Filter, Values: make([]valueCount, len(res.Rows)), Truncated: res.Truncated}
 	for i, r := range res.Rows {
@@ -78,7 +78,7 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 		sql := fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s%s LIMIT %d) AS d", col, table, where, distinctScan+1)
 		res, err := s.db.Query(ctx, sql, 1, args...)
 		if err != nil {
-			return distinctValuesOut{}, s.modelError(ctx, err)
+			return distinctValuesOut{}, s.modelError(ctx, "", err)
 		}
 		out.Distinct, _ = res.Rows[0][0].(int64)
 		if out.Distinct > distinctScan {

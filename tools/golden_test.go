@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/tools")
@@ -22,7 +25,14 @@ func TestGolden(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files: %v", err)
 	}
-	cs := connect(t, nil)
+	for _, e := range dbtest.All(t, nil) {
+		t.Run(e.Name, func(t *testing.T) { golden(t, e.Name, serve(t, e.DB, zerolog.Nop()), files) })
+	}
+}
+
+// golden runs the calls of files through cs and compares the results with
+// the files' section for engine.
+func golden(t *testing.T, engine string, cs *mcp.ClientSession, files []string) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			raw, err := os.ReadFile(file)
@@ -40,13 +50,13 @@ func TestGolden(t *testing.T) {
 			}
 			got := render(t, res)
 			if *update {
-				a.set("sqlite", got)
+				a.set(engine, got)
 				if err := os.WriteFile(file, a.format(), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if want := a.section("sqlite"); got != want {
+			if want := a.section(engine); got != want {
 				t.Errorf("%s\n--- got ---\n%s--- want ---\n%s", file, got, want)
 			}
 		})

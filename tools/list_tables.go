@@ -43,7 +43,7 @@ const countBudget = 2 * time.Second
 func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut, error) {
 	tables, err := s.cat.Tables(ctx)
 	if err != nil {
-		return listTablesOut{}, s.modelError(ctx, err)
+		return listTablesOut{}, s.modelError(ctx, "", err)
 	}
 	out := listTablesOut{Tables: make([]tableSummary, len(tables))}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)

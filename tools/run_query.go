@@ -50,7 +50,7 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 	}
 	res, err := s.db.Query(ctx, in.SQL, maxRows)
 	if err != nil {
-		return runQueryOut{}, s.modelError(ctx, err)
+		return runQueryOut{}, s.modelError(ctx, in.SQL, err)
 	}
 	return runQueryOut{
 		Columns:     res.Columns,

@@ -64,11 +64,12 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 		return sampleValuesOut{}, err
 	}
 	col := schema.Quote(c.Name)
-	sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample",
+	// Ordered, so the same table gives the same sample on every engine.
+	sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample ORDER BY 1",
 		col, col, t.SQL(), col, sampleScan)
 	res, err := s.db.Query(ctx, sql, limit)
 	if err != nil {
-		return sampleValuesOut{}, s.modelError(ctx, err)
+		return sampleValuesOut{}, s.modelError(ctx, "", err)
 	}
 	out := sampleValuesOut{Table: t.Name, Column: c.Name, Values: make([]any, len(res.Rows))}
 	for i, r := range res.Rows {

@@ -41,7 +41,7 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	}
 	matches, err := s.cat.Search(ctx, in.Query, limit)
 	if err != nil {
-		return searchSchemaOut{}, s.modelError(ctx, err)
+		return searchSchemaOut{}, s.modelError(ctx, "", err)
 	}
 	return searchSchemaOut{Query: in.Query, Matches: matches}, nil
 }

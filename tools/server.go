@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 
@@ -138,28 +139,59 @@ func verdict(err error) string {
 // modelError words an error from the door for the model: a refusal says
 // what was refused and what to send; an engine error keeps the engine's
 // words and adds the closest names when a table or column was not found.
-func (s *server) modelError(ctx context.Context, err error) error {
+func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	var ge *guard.Error
 	var te *source.TimeoutError
+	var se *guard.SyntaxError
+	var ee *source.EngineError
 	switch {
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
 	case errors.As(err, &te), errors.Is(err, context.Canceled):
 		return err
+	case errors.As(err, &se):
+		return fmt.Errorf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes",
+			s.db.Dialect(), se.Message, near(sql, se.Position))
+	case errors.As(err, &ee):
+		msg := ee.Message + near(sql, ee.Position)
+		if ee.Detail != "" {
+			msg += ". " + strings.TrimRight(ee.Detail, ".")
+		}
+		if ee.Hint != "" {
+			msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
+		}
+		return fmt.Errorf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, ee.Message))
 	}
 	msg := err.Error()
-	hint := s.engineHint(ctx, msg)
-	return fmt.Errorf("%s error: %s%s", s.db.Dialect(), msg, hint)
+	return fmt.Errorf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, msg))
 }
 
-// engineHint suggests the closest names for SQLite's "no such table: x"
-// and "no such column: x".
+// near says where in sql a 1-based character position falls.
+func near(sql string, pos int) string {
+	rs := []rune(sql)
+	if pos <= 0 || pos > len(rs)+1 {
+		return ""
+	}
+	end := min(pos-1+20, len(rs))
+	return fmt.Sprintf(" (at character %d: %q)", pos, string(rs[pos-1:end]))
+}
+
+// Messages that name a missing table or column, in SQLite's words and
+// PostgreSQL's.
+var (
+	missingTable  = regexp.MustCompile(`^(?:no such table: (\S+)|relation "([^"]+)" does not exist)`)
+	missingColumn = regexp.MustCompile(`^(?:no such column: (\S+)|column "?([^"]+)"? does not exist)`)
+)
+
+// engineHint suggests the closest names when the engine says a table or
+// column does not exist.
 func (s *server) engineHint(ctx context.Context, msg string) string {
 	tables, err := s.cat.Tables(ctx)
 	if err != nil {
 		return ""
 	}
-	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
+	if m := missingTable.FindStringSubmatch(msg); m != nil {
+		name := m[1] + m[2]
 		names := make([]string, len(tables))
 		for i, t := range tables {
 			names[i] = t.Name
@@ -169,24 +201,17 @@ func (s *server) engineHint(ctx context.Context, msg string) string {
 		}
 		return ". Call list_tables to see every table"
 	}
-	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+	if m := missingColumn.FindStringSubmatch(msg); m != nil {
+		name := m[1] + m[2]
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
-		var names []string
+		var close []string
 		for _, t := range tables {
 			for _, c := range t.Columns {
-				names = append(names, t.Name+"."+c.Name)
-			}
-		}
-		var close []string
-		for _, n := range names {
-			col := n[strings.LastIndexByte(n, '.')+1:]
-			if len(schema.Closest(name, []string{col}, 1)) > 0 {
-				close = append(close, quoteQualified(n))
-			}
-			if len(close) == 5 {
-				break
+				if len(close) < 5 && len(schema.Closest(name, []string{c.Name}, 1)) > 0 {
+					close = append(close, displayName(t.Name)+"."+schema.IdentifierQuote(c.Name))
+				}
 			}
 		}
 		if len(close) > 0 {
@@ -198,10 +223,4 @@ func (s *server) engineHint(ctx context.Context, msg string) string {
 		return ". Check the SQL near that point; quote identifiers that hold spaces, punctuation or reserved words in double quotes"
 	}
 	return ""
-}
-
-// quoteQualified quotes the parts of table.column that need quotes.
-func quoteQualified(name string) string {
-	i := strings.LastIndexByte(name, '.')
-	return schema.IdentifierQuote(name[:i]) + "." + schema.IdentifierQuote(name[i+1:])
 }

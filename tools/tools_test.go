@@ -32,17 +32,16 @@ const annotations = `tables:
       Free Meal Count (K-12): Students eligible for free meals, kindergarten to grade 12.
 `
 
-// connect serves the fixture through tools.NewServer and returns a real MCP
-// client session over in-memory transports.
+// connect serves the SQLite fixture.
 func connect(t *testing.T, opts *source.Options) *mcp.ClientSession {
 	t.Helper()
-	return serve(t, opts, zerolog.Nop())
+	return serve(t, dbtest.SQLite(t, opts), zerolog.Nop())
 }
 
 // connectLogged is connect with the audit log kept in logs.
 func connectLogged(t *testing.T, logs *syncBuffer) *mcp.ClientSession {
 	t.Helper()
-	return serve(t, nil, zerolog.New(logs))
+	return serve(t, dbtest.SQLite(t, nil), zerolog.New(logs))
 }
 
 // syncBuffer lets a test read a log the server writes concurrently.
@@ -65,12 +64,13 @@ func (s *syncBuffer) String() string {
 
 func serveBench(b *testing.B) *mcp.ClientSession {
 	b.Helper()
-	return serve(b, nil, zerolog.Nop())
+	return serve(b, dbtest.SQLite(b, nil), zerolog.Nop())
 }
 
-func serve(t testing.TB, opts *source.Options, log zerolog.Logger) *mcp.ClientSession {
+// serve serves db through tools.NewServer, with the fixture's annotations,
+// and returns a real MCP client session over in-memory transports.
+func serve(t testing.TB, db *source.DB, log zerolog.Logger) *mcp.ClientSession {
 	t.Helper()
-	db := dbtest.SQLite(t, opts)
 	path := filepath.Join(t.TempDir(), "notes.yaml")
 	if err := os.WriteFile(path, []byte(annotations), 0o644); err != nil {
 		t.Fatal(err)

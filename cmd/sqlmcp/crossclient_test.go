@@ -53,8 +53,25 @@ func TestInspectorCLI(t *testing.T) {
 
 	path := dbtest.SQLiteFile(t)
 	fingerprint := dbtest.Fingerprint(t, path)
-	in.server = []string{os.Args[0], "serve", "--db", path, "--log-level", "warn"}
+	targets := []struct{ name, db string }{{"sqlite", path}}
+	if os.Getenv(dbtest.PostgresEnv) != "" {
+		targets = append(targets, struct{ name, db string }{"postgres", dbtest.PostgresDSN(t)})
+	}
+	for _, target := range targets {
+		t.Run(target.name, func(t *testing.T) {
+			in := *in
+			in.server = []string{os.Args[0], "serve", "--db", target.db, "--log-level", "error"}
+			in.compare(t)
+		})
+	}
+	if got := dbtest.Fingerprint(t, path); got != fingerprint {
+		t.Error("the database file changed")
+	}
+}
 
+// compare calls every tool through the inspector and the go-sdk client,
+// both serving in.server, and compares what they get.
+func (in *inspector) compare(t *testing.T) {
 	var stderr bytes.Buffer
 	cs := startStdio(t, &stderr, in.server[1:]...)
 
@@ -173,10 +190,6 @@ func TestInspectorCLI(t *testing.T) {
 		})
 	}
 
-	cs.Close()
-	if got := dbtest.Fingerprint(t, path); got != fingerprint {
-		t.Error("the database file changed")
-	}
 }
 
 // toolResult is a tools/call result as decoded JSON.

@@ -99,6 +99,8 @@ type config struct {
 	demo        bool
 	annotations string
 	cacheDir    string
+	schemas     string
+	requireRO   bool
 	limits      sqlmcp.Limits
 	logLevel    string
 }
@@ -107,9 +109,11 @@ type config struct {
 func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.StringVar(&cfg.db, "db", "", "database: a SQLite file path, or a sqlite: or file: URL (SQLMCP_DB)")
+	fs.StringVar(&cfg.db, "db", "", "database: a SQLite file path, a sqlite: or file: URL, or a postgres:// URL (SQLMCP_DB)")
 	fs.BoolVar(&cfg.demo, "demo", false, "serve the bundled demo database, built on first use into the cache directory (SQLMCP_DEMO)")
 	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
+	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL: the schemas to show, comma-separated (SQLMCP_SCHEMA; default: all but the system ones)")
+	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
 	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
 	fs.DurationVar(&cfg.limits.Timeout, "timeout", 15*time.Second, "stop any query after this long, inside the engine (SQLMCP_TIMEOUT)")
 	fs.IntVar(&cfg.limits.MaxRows, "max-rows", 100, "rows a query returns unless the caller asks for fewer or more (SQLMCP_MAX_ROWS)")
@@ -201,15 +205,31 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		return usageError{err}
 	}
 	defer db.Close()
-	cat, err := schema.New(db, &schema.Options{Annotations: annotations})
+	var schemas []string
+	for _, s := range strings.Split(cfg.schemas, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			schemas = append(schemas, s)
+		}
+	}
+	if len(schemas) > 0 && db.Dialect() != sqlmcp.Postgres {
+		return usagef("--schema is for PostgreSQL; a SQLite database has one schema")
+	}
+	cat, err := schema.New(db, &schema.Options{Annotations: annotations, Schemas: schemas})
 	if err != nil {
 		return usageError{err}
 	}
+	if err := checkRole(ctx, db, cfg.requireRO, log); err != nil {
+		return err
+	}
 	limits := db.Limits()
+	layers := []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
+	if db.Dialect() == sqlmcp.Postgres {
+		layers = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
+	}
 	log.Info().Str("event", "start").Str("version", buildVersion()).
 		Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
-		Str("annotations", annotations).
-		Strs("guard", []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}).
+		Str("annotations", annotations).Strs("schemas", schemas).
+		Strs("guard", layers).
 		Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
 		Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
 		Str("transport", "stdio").Send()
@@ -221,6 +241,30 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 	log.Info().Str("event", "stop").Send()
+	return nil
+}
+
+// checkRole warns, loudly, when a PostgreSQL role could write, and with
+// --require-readonly-role refuses to start.
+func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Logger) error {
+	if db.Dialect() != sqlmcp.Postgres {
+		return nil
+	}
+	found, err := db.WriteAccess(ctx)
+	if err != nil {
+		return fmt.Errorf("checking what the role may write: %w", err)
+	}
+	if len(found) == 0 {
+		log.Info().Str("event", "role").Str("role", "read-only").Send()
+		return nil
+	}
+	fix := source.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName())
+	if require {
+		return usagef("--require-readonly-role: the role could write (%s); connect as a read-only role, e.g. one made by:\n%s",
+			strings.Join(found, "; "), fix)
+	}
+	log.Warn().Str("event", "role").Strs("could_write", found).Str("create_read_only_role", fix).
+		Msg("this role could write: sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds")
 	return nil
 }
 
