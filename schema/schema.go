@@ -294,8 +294,8 @@ func Quote(name string) string {
 // engine keeps an estimate (PostgreSQL's statistics), then estimated; ok
 // is false when neither could be had in the time ctx allows.
 func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bool) {
-	if t.estimate >= bigTable {
-		return t.estimate, false, true
+	if est, big := t.Big(); big {
+		return est, false, true
 	}
 	rows, err := c.db.Catalog(ctx, "SELECT count(*) FROM "+t.SQL())
 	if err != nil || len(rows) != 1 {
@@ -304,6 +304,13 @@ func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bo
 	n, ok = rows[0][0].(int64)
 	return n, ok, ok
 }
+
+// Relation is the table's own name, without its schema.
+func (t *Table) Relation() string { return t.rel }
+
+// Big reports whether the engine estimates t at more rows than are worth
+// counting or scanning whole, and that estimate.
+func (t *Table) Big() (estimate int64, big bool) { return t.estimate, t.estimate >= bigTable }
 
 // bigTable is the estimated row count above which a table is not counted.
 const bigTable = 100_000

@@ -2,8 +2,10 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -42,6 +44,9 @@ type distinctValuesOut struct {
 	// stops at distinctScan.
 	DistinctMore bool `json:"distinct_more,omitempty" jsonschema:"true when there are more distinct values than distinct says"`
 	Truncated    bool `json:"truncated" jsonschema:"true when values lists only the most frequent"`
+	// Estimated is true when the table was too big to count in time and
+	// the answer comes from the engine's statistics.
+	Estimated bool `json:"estimated,omitempty" jsonschema:"true when counts are estimates from the engine's statistics"`
 }
 
 // distinctScan bounds the count of distinct values.
@@ -64,7 +69,18 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 	}
 	sql := fmt.Sprintf("SELECT %s, count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC, CAST(%s AS TEXT) LIMIT %d",
 		col, table, where, col, col, limit+1)
-	res, err := s.db.Query(ctx, sql, limit, args...)
+	qctx, cancel := ctx, context.CancelFunc(func() {})
+	est, big := t.Big()
+	if big {
+		// A big table may take long to count: give the exact answer a
+		// while, then fall back on the engine's statistics.
+		qctx, cancel = context.WithTimeout(ctx, min(s.db.Limits().Timeout, bigCountTime))
+	}
+	res, err := s.db.Query(qctx, sql, limit, args...)
+	cancel()
+	if err != nil && big && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return s.distinctFromStats(ctx, t, c, in.Filter, limit, est)
+	}
 	if err != nil {
 		return distinctValuesOut{}, s.modelError(ctx, "", err)
 	}
@@ -88,6 +104,48 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 	return out, nil
 }
 
+// bigCountTime is how long distinct_values counts a big table exactly
+// before it answers from the statistics.
+const bigCountTime = 3 * time.Second
+
+// distinctFromStats answers from PostgreSQL's statistics (pg_stats): the
+// most common values with their estimated counts, and the estimated number
+// of distinct values. The values are shown as text.
+func (s *server) distinctFromStats(ctx context.Context, t *schema.Table, c *schema.Column, filter string, limit int, rows int64) (distinctValuesOut, error) {
+	const statsSQL = `SELECT u.v, u.f, s.n_distinct
+		FROM pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(v, f)
+		WHERE s.schemaname = $1 AND s.tablename = $2 AND s.attname = $3 ORDER BY u.f DESC`
+	res, err := s.db.Catalog(ctx, statsSQL, t.Schema, t.Relation(), c.Name)
+	if err != nil {
+		return distinctValuesOut{}, s.modelError(ctx, "", err)
+	}
+	out := distinctValuesOut{Table: t.Name, Column: c.Name, Filter: filter, Values: []valueCount{}, Estimated: true}
+	for _, r := range res {
+		v, _ := r[0].(string)
+		if filter != "" && !strings.Contains(strings.ToLower(v), strings.ToLower(filter)) {
+			continue
+		}
+		if len(out.Values) == limit {
+			out.Truncated = true
+			break
+		}
+		f, _ := r[1].(float64)
+		out.Values = append(out.Values, valueCount{Value: v, Count: int64(f*float64(rows) + 0.5)})
+		if nd, _ := r[2].(float64); nd > 0 {
+			out.Distinct = int64(nd)
+		} else {
+			out.Distinct = int64(-nd*float64(rows) + 0.5)
+		}
+	}
+	if len(res) == 0 {
+		return distinctValuesOut{}, fmt.Errorf("counting the distinct values of %s.%s took longer than %s and the table has no statistics to estimate from; filter with run_query instead", t.Name, c.Name, bigCountTime)
+	}
+	if out.Distinct > int64(len(out.Values)) {
+		out.Truncated = true
+	}
+	return out, nil
+}
+
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 func (o distinctValuesOut) audit(e *zerolog.Event) {
@@ -106,6 +164,9 @@ func (o distinctValuesOut) text() string {
 	}
 	if o.Truncated {
 		fmt.Fprintf(&b, "; the %d most frequent", len(o.Values))
+	}
+	if o.Estimated {
+		b.WriteString(" (estimated from the table's statistics: it is too big to count in time; values shown as text)")
 	}
 	b.WriteString(":\n")
 	for _, v := range o.Values {

@@ -9,13 +9,14 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 var sampleValuesTool = &mcp.Tool{
 	Name: "sample_values",
 	Description: "Show a few real, non-NULL values of one column, distinct where possible, to learn how " +
-		"values are written (codes, case, date formats) before you filter on them. Reads only the first " +
-		"rows of a big table; use distinct_values for counts or to find a value.",
+		"values are written (codes, case, date formats) before you filter on them. Reads a bounded " +
+		"sample of a big table, never all of it; use distinct_values for counts or to find a value.",
 	Annotations: annotations("Sample a column's values"),
 }
 
@@ -65,9 +66,22 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 	}
 	col := schema.Quote(c.Name)
 	// Ordered, so the same table gives the same sample on every engine.
-	sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample ORDER BY 1",
-		col, col, t.SQL(), col, sampleScan)
-	res, err := s.db.Query(ctx, sql, limit)
+	sample := func(from string) (*source.Result, error) {
+		sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample ORDER BY 1",
+			col, col, from, col, sampleScan)
+		return s.db.Query(ctx, sql, limit)
+	}
+	var res *source.Result
+	if est, big := t.Big(); big && t.Kind == "table" {
+		// A big PostgreSQL table: read about sampleScan rows from pages
+		// across the whole table, not only its first pages.
+		res, err = sample(fmt.Sprintf("%s TABLESAMPLE SYSTEM (%.4f)", t.SQL(), min(100, 100*float64(sampleScan)/float64(est))))
+	}
+	if err == nil && (res == nil || len(res.Rows) == 0) {
+		// The first rows, when the table is small or the pages sampled
+		// held only NULLs.
+		res, err = sample(t.SQL())
+	}
 	if err != nil {
 		return sampleValuesOut{}, s.modelError(ctx, "", err)
 	}
