@@ -30,13 +30,18 @@ type Options struct {
 	Logger zerolog.Logger
 	// Version is reported to clients. Default "dev".
 	Version string
+	// MaxConcurrency is how many tool calls may reach the database at
+	// once; the rest wait up to the query timeout, then get a "busy" error.
+	// Zero means no limit beyond the connection pool.
+	MaxConcurrency int
 }
 
 // server holds what every tool handler needs.
 type server struct {
-	db  *source.DB
-	cat *schema.Catalog
-	log zerolog.Logger
+	db    *source.DB
+	cat   *schema.Catalog
+	log   zerolog.Logger
+	slots chan struct{} // one token per call allowed at once; nil for no limit
 }
 
 // NewServer returns an MCP server offering the six tools over db, whose
@@ -51,6 +56,9 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 		version = "dev"
 	}
 	s := &server{db: db, cat: cat, log: opts.Logger}
+	if opts.MaxConcurrency > 0 {
+		s.slots = make(chan struct{}, opts.MaxConcurrency)
+	}
 	// The SDK's own messages (sessions opening and closing) are noise at
 	// info; keep its warnings and errors.
 	sdkLog := opts.Logger
@@ -101,7 +109,12 @@ type audited interface {
 func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
 	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
-		out, err := h(ctx, in)
+		release, err := s.acquire(ctx)
+		var out Out
+		if err == nil {
+			out, err = h(ctx, in)
+			release()
+		}
 		e := s.log.Info()
 		if err != nil {
 			e = s.log.Warn()
@@ -121,6 +134,41 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 	})
 }
 
+// BusyError reports a call that waited its turn for as long as a query may
+// run and did not get one.
+type BusyError struct {
+	Running int
+	Waited  time.Duration
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("busy: %d queries are running and this call waited %s for a turn; retry later", e.Running, e.Waited)
+}
+
+// acquire waits for a turn to reach the database, up to the query
+// timeout, and returns the function that gives the turn back.
+func (s *server) acquire(ctx context.Context) (release func(), err error) {
+	if s.slots == nil {
+		return func() {}, nil
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return func() { <-s.slots }, nil
+	default:
+	}
+	wait := s.db.Limits().Timeout
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return func() { <-s.slots }, nil
+	case <-timer.C:
+		return nil, &BusyError{Running: cap(s.slots), Waited: wait}
+	case <-ctx.Done():
+		return nil, fmt.Errorf("call cancelled while waiting for a turn: %w", ctx.Err())
+	}
+}
+
 // verdict classifies an error for the audit log.
 func verdict(err error) string {
 	var ge *guard.Error
@@ -132,6 +180,8 @@ func verdict(err error) string {
 		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
+	case errors.As(err, new(*BusyError)):
+		return "busy"
 	}
 	return "error"
 }

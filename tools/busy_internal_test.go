@@ -1,0 +1,36 @@
+package tools
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// TestBusy: with every turn taken, a call waits up to the query timeout,
+// then gets a busy error it can act on; a freed turn is taken at once.
+func TestBusy(t *testing.T) {
+	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{Timeout: 200 * time.Millisecond}})
+	s := &server{db: db, slots: make(chan struct{}, 1)}
+	s.slots <- struct{}{} // a long call holds the only turn
+	_, err := s.acquire(t.Context())
+	var busy *BusyError
+	if !errors.As(err, &busy) || verdict(err) != "busy" {
+		t.Fatalf("got %v, want a busy error", err)
+	}
+	if want := "busy: 1 queries are running and this call waited 200ms for a turn; retry later"; err.Error() != want {
+		t.Errorf("got %q, want %q", err, want)
+	}
+	time.AfterFunc(50*time.Millisecond, func() { <-s.slots })
+	release, err := s.acquire(t.Context())
+	if err != nil {
+		t.Fatalf("a turn freed while waiting: %v", err)
+	}
+	release()
+	if len(s.slots) != 0 {
+		t.Error("the turn was not given back")
+	}
+}
