@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -80,7 +81,19 @@ func (b *budget) add(row []any) ([]any, bool) {
 // and ends with a marker when some did not.
 func Cell(v any, maxText int) any {
 	switch v := v.(type) {
-	case nil, int64, bool, json.Number:
+	case nil, bool:
+		return v
+	case int64:
+		// Clients decode JSON numbers as doubles (and so does the MCP SDK
+		// when it checks the output): past 2^53 an integer would change.
+		if v > 1<<53 || v < -(1<<53) {
+			return strconv.FormatInt(v, 10)
+		}
+		return v
+	case json.Number:
+		if significantDigits(string(v)) > 15 {
+			return string(v) // more digits than a double keeps
+		}
 		return v
 	case json.RawMessage:
 		if len(v) > maxText {
@@ -102,6 +115,18 @@ func Cell(v any, maxText int) any {
 		return v.Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// significantDigits counts the significant digits of a decimal number.
+func significantDigits(n string) int {
+	n = strings.TrimLeft(strings.TrimLeft(n, "+-"), "0.")
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		n = n[:i]
+	}
+	if strings.Contains(n, ".") {
+		n = strings.TrimRight(n, "0")
+	}
+	return len(strings.ReplaceAll(n, ".", ""))
 }
 
 // cutText cuts s to at most max bytes, on a rune boundary, and says so.

@@ -99,7 +99,7 @@ func (db *DB) WriteAccess(ctx context.Context) ([]string, error) {
 		"owner":    "owns %d tables or views, so may alter or drop them (%s)",
 		"table":    "may write to %d tables or views (%s)",
 		"sequence": "may advance %d sequences (%s)",
-		"schema":   "may create objects in %d schemas (%s)",
+		"schema":   "may create objects in %d schema(s) (%s)",
 	}
 	for _, kind := range order {
 		names := group[kind]

@@ -65,8 +65,11 @@ func (o describeTableOut) text() string {
 	b.WriteString("\ncolumns:\n")
 	for _, c := range o.Columns {
 		fmt.Fprintf(&b, "- %s %s", schema.IdentifierQuote(c.Name), orDash(c.Type))
-		if c.PrimaryKey > 0 {
-			fmt.Fprintf(&b, " PRIMARY KEY(%d)", c.PrimaryKey)
+		switch {
+		case c.PrimaryKey > 0 && keyColumns(o.Columns) == 1:
+			b.WriteString(" PRIMARY KEY")
+		case c.PrimaryKey > 0:
+			fmt.Fprintf(&b, " PRIMARY KEY(%d)", c.PrimaryKey) // its place in a composite key
 		}
 		if !c.Nullable {
 			b.WriteString(" NOT NULL")
@@ -105,6 +108,17 @@ func (o describeTableOut) text() string {
 		}
 	}
 	return b.String()
+}
+
+// keyColumns counts the columns of the primary key.
+func keyColumns(cols []schema.Column) int {
+	n := 0
+	for _, c := range cols {
+		if c.PrimaryKey > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func orDash(s string) string {

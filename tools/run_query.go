@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -115,6 +116,16 @@ func literal(v any) string {
 		return "'" + strings.ReplaceAll(cellText(v), "'", "''") + "'"
 	case int64:
 		return strconv.FormatInt(v, 10)
+	case json.Number:
+		return string(v)
+	case json.RawMessage:
+		return cellText(string(v))
+	case []any:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Sprint(v)
+		}
+		return cellText(string(b))
 	case float64:
 		// Plain decimals where a person would write them: 11596919.64,
 		// not 1.159691964e+07.
