@@ -12,18 +12,22 @@ command -v sqlite3 >/dev/null && command -v bc >/dev/null && command -v psql >/d
   { apt-get update && apt-get install -y sqlite3 bc postgresql-client; }
 (cd "$BENCH" && npm install --no-audit --no-fund)   # not npm ci
 
-# 2. sqlmcp (SQLite over stdio only, so no sqlmcp-pg / -http profiles)
+# 2. sqlmcp (stdio only, so no -http profiles)
 if [ -z "${SQLMCP_BIN:-}" ]; then
   (cd "$REPO" && go build -o "$BENCH/sqlmcp" ./cmd/sqlmcp)
   SQLMCP_BIN=$BENCH/sqlmcp
 fi
 export SQLMCP_BIN
 
-# 3. the shop dataset: SQLite always; PostgreSQL (for the spg-pg peer) when it can be set up
+# 3. the shop dataset: SQLite always; PostgreSQL when it can be set up. sqlmcp connects as the
+#    read-only role bench_ro (as the owner it would warn that the role could write); the peers as the owner.
 cd "$BENCH"
 ONLY=sqlite bash load-shop.sh
 profiles=(sqlmcp-sqlite dbhub-sqlite dbhub-sqlite-capped)
-if bash pg-setup.sh && ONLY=pg bash load-shop.sh; then profiles+=(spg-pg); else echo "no PostgreSQL: skipping spg-pg" >&2; fi
+if bash pg-setup.sh && ONLY=pg bash load-shop.sh; then
+  profiles+=(sqlmcp-pg spg-pg dbhub-pg)
+  export SQLMCP_ARGS_PG=${SQLMCP_ARGS_PG:-"serve --db postgres://bench_ro:bench_ro@127.0.0.1:5432/bench"}
+else echo "no PostgreSQL: skipping sqlmcp-pg, spg-pg, dbhub-pg" >&2; fi
 
 # 4. one run, so the figures are comparable; then the table
 OUT=out/run-$(date -u +%Y%m%dT%H%M%S)

@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -112,74 +113,85 @@ func CheckPostgres(sql string, cat PostgresCatalog) error {
 	return err
 }
 
-// PostgresCursor returns the text source runs for an accepted query:
-// "DECLARE <name> NO SCROLL CURSOR FOR " + sql, after checking that this
-// whole text parses as exactly one DECLARE CURSOR whose query passes
-// CheckPostgres's rules, so that the text judged is the text the server
-// runs. Empty statements before sql's own (";;SELECT 1") are left out of
-// text. explain reports that sql is an EXPLAIN, which cannot be a cursor's
-// query: then text is sql itself, checked. name must be a plain lower-case
-// identifier; another is the caller's bug, reported as a plain error.
-// Otherwise the errors are CheckPostgres's.
-func PostgresCursor(sql, name string, cat PostgresCatalog) (text string, explain bool, err error) {
+// PostgresQuery is a query CheckPostgres accepts, as the server is to run
+// it.
+type PostgresQuery struct {
+	// Text is what to send: the query wrapped as
+	// SELECT * FROM (query) AS sqlmcp_q LIMIT n, so the server stops after n
+	// rows and sends no more; an EXPLAIN as it stands.
+	Text string
+	// Explain is true for an EXPLAIN, which cannot be wrapped.
+	Explain bool
+	// shift is how many characters Text has before the caller's SQL
+	// begins, less those of the caller's SQL it left out.
+	shift int
+}
+
+// Position maps a 1-based character position in Text, as the server
+// reports it, to the same place in the caller's SQL; 0 stays 0.
+func (q PostgresQuery) Position(pos int) int {
+	if pos <= 0 {
+		return 0
+	}
+	return max(pos-q.shift, 1)
+}
+
+// limitPrefix opens the wrapper; a new line closes it, ending any line
+// comment the query ends with.
+const limitPrefix = "SELECT * FROM (\n"
+
+// PostgresLimit checks sql as CheckPostgres does and returns it as the
+// server is to run it: wrapped in a LIMIT of limit rows, unless it is an
+// EXPLAIN. The whole wrapped text is parsed and checked again, so the text
+// judged is the text the server runs. Wrapping keeps the query's rows, their
+// order and its column names, and, unlike a cursor, lets PostgreSQL plan it
+// in parallel. Empty statements before sql's own and the semicolon after it
+// are left out. The errors are CheckPostgres's.
+func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, error) {
 	raw, err := checkPostgres(sql, cat)
 	if err != nil {
-		return "", false, err
+		return PostgresQuery{}, err
 	}
 	if raw.Stmt.GetExplainStmt() != nil {
-		return sql, true, nil
+		return PostgresQuery{Text: sql, Explain: true}, nil
 	}
-	if !plainIdentifier(name) {
-		return "", false, fmt.Errorf("guard: the cursor name %q is not a plain lower-case identifier", name)
+	if limit <= 0 {
+		return PostgresQuery{}, fmt.Errorf("guard: the row limit must be positive, not %d", limit)
 	}
-	prefix := "DECLARE " + name + " NO SCROLL CURSOR FOR "
-	start := int(raw.StmtLocation)
+	start, end := int(raw.StmtLocation), len(sql)
 	if start < 0 || start > len(sql) {
 		start = 0
 	}
-	text = prefix + sql[start:]
-	// The prefix adds five keywords at the outermost level to what sql
+	if raw.StmtLen > 0 && start+int(raw.StmtLen) <= len(sql) {
+		end = start + int(raw.StmtLen)
+	}
+	text := limitPrefix + sql[start:end] + "\n) AS sqlmcp_q LIMIT " + strconv.Itoa(limit)
+	q := PostgresQuery{Text: text, shift: utf8.RuneCountInString(limitPrefix) - utf8.RuneCountInString(sql[:start])}
+	// The wrapper adds a few levels at the outermost level to what sql
 	// alone was measured at.
 	stmts, err := parsePostgres(text, 8)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) && se.Position > 0 {
-			// Count from sql, not from the prefix.
-			pos := se.Position - utf8.RuneCountInString(prefix) + utf8.RuneCountInString(sql[:start])
-			se = &SyntaxError{Message: se.Message, Position: max(pos, 0)}
-			return "", false, se
+			return PostgresQuery{}, &SyntaxError{Message: se.Message, Position: q.Position(se.Position)}
 		}
-		return "", false, err
+		return PostgresQuery{}, err
 	}
-	const noScroll, fastPlan = 0x4, 0x100 // CURSOR_OPT_NO_SCROLL, CURSOR_OPT_FAST_PLAN
-	var d *pg.DeclareCursorStmt
+	var outer *pg.SelectStmt
 	if len(stmts) == 1 {
-		d = stmts[0].Stmt.GetDeclareCursorStmt()
+		outer = stmts[0].Stmt.GetSelectStmt()
 	}
-	if d == nil || d.Portalname != name || d.Options&^fastPlan != noScroll || d.Query.GetSelectStmt() == nil {
-		return "", false, &Error{
-			Reason: "the query does not read as a cursor's query",
+	if outer == nil || len(outer.FromClause) != 1 || outer.FromClause[0].GetRangeSubselect() == nil ||
+		outer.LimitCount.GetAConst().GetIval().GetIval() != int32(limit) {
+		return PostgresQuery{}, &Error{
+			Reason: "the query does not read as one query once limited",
 			Hint:   "Send one plain SELECT statement",
 		}
 	}
-	if err := checkQuery(d.Query.GetSelectStmt(), cat); err != nil {
-		return "", false, err
+	if err := checkQuery(outer, cat); err != nil {
+		return PostgresQuery{}, err
 	}
-	return text, false, nil
-}
-
-// plainIdentifier reports whether s needs no quotes as a PostgreSQL name
-// (keywords aside: the parse that follows catches those).
-func plainIdentifier(s string) bool {
-	if s == "" || len(s) > 63 {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
+	return q, nil
 }
 
 // checkPostgres judges sql and returns its one statement.

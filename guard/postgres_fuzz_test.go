@@ -44,7 +44,7 @@ var fuzzPostgresSeeds = []string{
 	"SELECT NOT NOT NOT NOT NOT true",
 }
 
-// FuzzCheckPostgres holds CheckPostgres and PostgresCursor to their
+// FuzzCheckPostgres holds CheckPostgres and PostgresLimit to their
 // promise: they never panic or crash, answer the same twice, and whatever
 // they accept is, on a second look by other means (pg_query's summary and
 // a deparse round trip), a query that writes, locks and calls nothing it
@@ -65,20 +65,20 @@ func FuzzCheckPostgres(f *testing.F) {
 		if again := guard.CheckPostgres(sql, testCatalog); !sameVerdict(err, again) {
 			t.Fatalf("CheckPostgres(%.200q) answered differently when asked twice:\n first: %v\nsecond: %v", sql, err, again)
 		}
-		text, explain, cerr := guard.PostgresCursor(sql, "sqlmcp_rows", testCatalog)
+		q, cerr := guard.PostgresLimit(sql, 101, testCatalog)
 		if err != nil {
 			if cerr == nil {
-				t.Fatalf("PostgresCursor accepted %.200q, which CheckPostgres refused: %v", sql, err)
+				t.Fatalf("PostgresLimit accepted %.200q, which CheckPostgres refused: %v", sql, err)
 			}
 			return
 		}
 		if cerr != nil {
-			t.Fatalf("PostgresCursor refused %.200q, which CheckPostgres accepted: %v", sql, cerr)
+			t.Fatalf("PostgresLimit refused %.200q, which CheckPostgres accepted: %v", sql, cerr)
 		}
-		if !explain {
-			assertReadOnly(t, text, true)
+		if !q.Explain {
+			assertReadOnly(t, q.Text)
 		}
-		assertReadOnly(t, sql, false)
+		assertReadOnly(t, sql)
 		// A deparse round trip says the same.
 		tree, perr := pg.Parse(sql)
 		if perr != nil {
@@ -109,14 +109,14 @@ func sameVerdict(a, b error) bool {
 // functions, and its JSON parse tree (a serializer apart from the
 // protobuf the guard reads) no write, SELECT INTO, row lock or EXPLAIN
 // ANALYZE.
-func assertReadOnly(t *testing.T, sql string, cursor bool) {
+func assertReadOnly(t *testing.T, sql string) {
 	t.Helper()
 	sum, err := pg.Summary(sql, -1)
 	if err != nil {
 		t.Fatalf("accepted %.200q, which pg_query cannot summarise: %v", sql, err)
 	}
 	for _, st := range sum.StatementTypes {
-		if st != "SelectStmt" && st != "ExplainStmt" && (!cursor || st != "DeclareCursorStmt") {
+		if st != "SelectStmt" && st != "ExplainStmt" {
 			t.Fatalf("accepted %.200q, which holds a %s", sql, st)
 		}
 	}

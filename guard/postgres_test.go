@@ -126,8 +126,8 @@ func TestCheckPostgresRefusesHostile(t *testing.T) {
 			if strings.HasPrefix(msg, "no function named") || strings.HasPrefix(msg, "no operator named") {
 				t.Errorf("refused %.80q for the wrong reason: %s", c.SQL, msg)
 			}
-			if _, _, err := guard.PostgresCursor(c.SQL, "sqlmcp_rows", testCatalog); err == nil {
-				t.Errorf("PostgresCursor accepted %.80q", c.SQL)
+			if _, err := guard.PostgresLimit(c.SQL, 101, testCatalog); err == nil {
+				t.Errorf("PostgresLimit accepted %.80q", c.SQL)
 			}
 		})
 	}
@@ -139,15 +139,15 @@ func TestCheckPostgresAllowsReads(t *testing.T) {
 			if err := guard.CheckPostgres(c.SQL, testCatalog); err != nil {
 				t.Fatalf("refused %.80q: %v", c.SQL, err)
 			}
-			text, explain, err := guard.PostgresCursor(c.SQL, "sqlmcp_rows", testCatalog)
+			q, err := guard.PostgresLimit(c.SQL, 101, testCatalog)
 			if err != nil {
-				t.Fatalf("PostgresCursor refused %.80q: %v", c.SQL, err)
+				t.Fatalf("PostgresLimit refused %.80q: %v", c.SQL, err)
 			}
-			if want := strings.HasPrefix(c.SQL, "EXPLAIN"); explain != want {
-				t.Errorf("PostgresCursor(%.80q) explain = %v, want %v", c.SQL, explain, want)
+			if want := strings.HasPrefix(c.SQL, "EXPLAIN"); q.Explain != want {
+				t.Errorf("PostgresLimit(%.80q) explain = %v, want %v", c.SQL, q.Explain, want)
 			}
-			if !explain && !strings.HasPrefix(text, "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR ") {
-				t.Errorf("PostgresCursor(%.80q) = %.80q, want a DECLARE", c.SQL, text)
+			if !q.Explain && (!strings.HasPrefix(q.Text, "SELECT * FROM (\n") || !strings.HasSuffix(q.Text, "\n) AS sqlmcp_q LIMIT 101")) {
+				t.Errorf("PostgresLimit(%.80q) = %.80q, want the query wrapped in a LIMIT", c.SQL, q.Text)
 			}
 		})
 	}
@@ -386,40 +386,31 @@ func TestCheckPostgresConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-func TestPostgresCursor(t *testing.T) {
+func TestPostgresLimitCases(t *testing.T) {
 	tests := []struct {
 		name, sql, text string
 		explain         bool
 	}{
-		{"select", "SELECT 1", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR SELECT 1", false},
-		{"comments and semicolon", "/* c */ SELECT 1; -- done", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR /* c */ SELECT 1; -- done", false},
-		{"trailing line comment", "SELECT 1 -- done", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR SELECT 1 -- done", false},
-		{"leading empty statements", ";; SELECT 1", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR  SELECT 1", false},
-		{"values", "VALUES (1)", "DECLARE sqlmcp_rows NO SCROLL CURSOR FOR VALUES (1)", false},
+		{"select", "SELECT 1", "SELECT * FROM (\nSELECT 1\n) AS sqlmcp_q LIMIT 101", false},
+		{"comments and semicolon", "/* c */ SELECT 1; -- done", "SELECT * FROM (\n/* c */ SELECT 1\n) AS sqlmcp_q LIMIT 101", false},
+		{"values", "VALUES (1)", "SELECT * FROM (\nVALUES (1)\n) AS sqlmcp_q LIMIT 101", false},
 		{"explain", "EXPLAIN SELECT 1", "EXPLAIN SELECT 1", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text, explain, err := guard.PostgresCursor(tt.sql, "sqlmcp_rows", testCatalog)
-			if err != nil || text != tt.text || explain != tt.explain {
-				t.Errorf("PostgresCursor(%q) = %q, %v, %v; want %q, %v, nil", tt.sql, text, explain, err, tt.text, tt.explain)
+			q, err := guard.PostgresLimit(tt.sql, 101, testCatalog)
+			if err != nil || q.Text != tt.text || q.Explain != tt.explain {
+				t.Errorf("PostgresLimit(%q) = %q, %v, %v; want %q, %v, nil", tt.sql, q.Text, q.Explain, err, tt.text, tt.explain)
 			}
 		})
 	}
 	t.Run("refusal", func(t *testing.T) {
-		_, _, err := guard.PostgresCursor("DELETE FROM customers", "sqlmcp_rows", testCatalog)
+		_, err := guard.PostgresLimit("DELETE FROM customers", 101, testCatalog)
 		var ge *guard.Error
 		if !errors.As(err, &ge) {
 			t.Errorf("got %v, want an *Error", err)
 		}
 	})
-	for _, name := range []string{"", "Rows", "x; DELETE FROM customers; --", "1x", "select"} {
-		t.Run("name "+name, func(t *testing.T) {
-			if _, _, err := guard.PostgresCursor("SELECT 1", name, testCatalog); err == nil {
-				t.Errorf("PostgresCursor accepted the cursor name %q", name)
-			}
-		})
-	}
 }
 
 func ExampleCheckPostgres() {
@@ -458,5 +449,31 @@ func BenchmarkCheckPostgres(b *testing.B) {
 		if err := guard.CheckPostgres(query, testCatalog); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPostgresLimit: the wrapper leaves out what surrounds the statement,
+// survives a trailing line comment, and maps the server's positions back.
+func TestPostgresLimit(t *testing.T) {
+	tests := []struct{ sql, want string }{
+		{"SELECT 1", "SELECT * FROM (\nSELECT 1\n) AS sqlmcp_q LIMIT 5"},
+		{"SELECT 1;", "SELECT * FROM (\nSELECT 1\n) AS sqlmcp_q LIMIT 5"},
+		{";; SELECT 1 ; -- done", "SELECT * FROM (\n SELECT 1 \n) AS sqlmcp_q LIMIT 5"},
+		{"SELECT 1 -- a comment", "SELECT * FROM (\nSELECT 1 -- a comment\n) AS sqlmcp_q LIMIT 5"},
+		{"SELECT name FROM customers ORDER BY id", "SELECT * FROM (\nSELECT name FROM customers ORDER BY id\n) AS sqlmcp_q LIMIT 5"},
+	}
+	for _, tt := range tests {
+		q, err := guard.PostgresLimit(tt.sql, 5, testCatalog)
+		if err != nil || q.Text != tt.want {
+			t.Errorf("PostgresLimit(%q) = %q, %v; want %q", tt.sql, q.Text, err, tt.want)
+		}
+	}
+	q, err := guard.PostgresLimit(";; SELECT nme FROM customers", 5, testCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server would report "nme" at character 24 of the wrapped text.
+	if got, want := q.Position(strings.Index(q.Text, "nme")+1), strings.Index(";; SELECT nme FROM customers", "nme")+1; got != want {
+		t.Errorf("Position maps to %d, want %d", got, want)
 	}
 }

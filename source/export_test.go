@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // OpenEngineOnly opens path read-only in the engine with the guard off, so
@@ -16,15 +17,15 @@ var OpenEngineOnly = func(path string) (interface {
 
 // RunPostgresEngineOnly runs sql on db's pool through the engine wall
 // alone, the guard bypassed: in the READ ONLY transaction with the
-// timeouts, on the extended protocol, and, when cursor is set, declared as
-// the cursor the door fetches up to fetch rows from. It returns the rows.
-func RunPostgresEngineOnly(ctx context.Context, db *DB, sql string, cursor bool, fetch int) ([][]any, error) {
-	st := pgStatement{text: sql, cursor: cursor}
-	if cursor {
-		st.text = "DECLARE " + pgCursor + " NO SCROLL CURSOR FOR " + sql
+// timeouts, on the extended protocol, and, when limit > 0, wrapped in the
+// LIMIT the door puts around a query. It returns the rows.
+func RunPostgresEngineOnly(ctx context.Context, db *DB, sql string, limit int) ([][]any, error) {
+	st := pgStatement{text: sql, position: func(p int) int { return p }}
+	if limit > 0 {
+		st.text = fmt.Sprintf("SELECT * FROM (\n%s\n) AS sqlmcp_q LIMIT %d", sql, limit)
 	}
 	var rows [][]any
-	err := db.execPostgres(ctx, st, nil, fetch, nil, func(r []any) bool {
+	err := db.execPostgres(ctx, st, nil, nil, func(r []any) bool {
 		rows = append(rows, r)
 		return true
 	})

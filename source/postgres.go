@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -35,9 +34,6 @@ const (
 	// pgMaxMessageBytes bounds one protocol message, so one row of the
 	// result: SELECT repeat('x', 1e9) fails instead of taking a gigabyte.
 	pgMaxMessageBytes = 64 << 20
-	// pgCursor names the cursor a capped query runs in. Each statement
-	// has its own transaction, so one name does.
-	pgCursor = "sqlmcp_rows"
 )
 
 // pgDB is the PostgreSQL side of a DB: the pool, and the catalogs the guard
@@ -144,33 +140,32 @@ func redact(msg, dsn string) string {
 }
 
 // pgStatement is what runs after the guard: the text the guard judged, and
-// whether it declares the cursor pgCursor to fetch from.
+// how to map the server's error positions back to the caller's SQL.
 type pgStatement struct {
-	text   string
-	cursor bool
-	prefix int // bytes of text before the caller's SQL
+	text     string
+	position func(int) int
 }
 
-// runPostgres is the door for PostgreSQL: the guard judges sql (as a
-// cursor declaration when fetch > 0 and sql is not an EXPLAIN), then it
+// runPostgres is the door for PostgreSQL: the guard judges sql (wrapped in
+// a LIMIT of fetch rows when fetch > 0 and sql is not an EXPLAIN), then it
 // runs in a read-only transaction. fetch is the most rows to fetch; zero
 // means all, for sqlmcp's own catalog reads.
 func (db *DB) runPostgres(ctx context.Context, sql string, args []any, fetch int, columns func([]Column), emit func([]any) bool) error {
-	st, err := db.pg.check(ctx, db, sql, fetch > 0)
+	st, err := db.pg.check(ctx, db, sql, fetch)
 	if err != nil {
 		return err
 	}
-	return db.execPostgres(ctx, st, args, fetch, columns, emit)
+	return db.execPostgres(ctx, st, args, columns, emit)
 }
 
 // check runs sql through the guard. When the guard met a function or
 // operator the catalog does not know, the catalog is reloaded once and sql
 // checked again, so functions created after Open can be judged.
-func (p *pgDB) check(ctx context.Context, db *DB, sql string, cursor bool) (pgStatement, error) {
+func (p *pgDB) check(ctx context.Context, db *DB, sql string, limit int) (pgStatement, error) {
 	for retried := false; ; retried = true {
 		cat := p.cat.Load()
 		rec := &recordMisses{PostgresCatalog: cat}
-		st, err := guardPostgres(sql, cursor, rec)
+		st, err := guardPostgres(sql, limit, rec)
 		if err == nil || !rec.missed || retried {
 			return st, err
 		}
@@ -185,17 +180,18 @@ func (p *pgDB) check(ctx context.Context, db *DB, sql string, cursor bool) (pgSt
 	}
 }
 
-// guardPostgres asks the guard about sql, as a cursor declaration or as
-// it stands.
-func guardPostgres(sql string, cursor bool, cat guard.PostgresCatalog) (pgStatement, error) {
-	if !cursor {
-		return pgStatement{text: sql}, guard.CheckPostgres(sql, cat)
+// guardPostgres asks the guard about sql, limited to limit rows when
+// limit > 0, or as it stands.
+func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatement, error) {
+	same := func(pos int) int { return pos }
+	if limit <= 0 {
+		return pgStatement{text: sql, position: same}, guard.CheckPostgres(sql, cat)
 	}
-	text, explain, err := guard.PostgresCursor(sql, pgCursor, cat)
+	q, err := guard.PostgresLimit(sql, limit, cat)
 	if err != nil {
 		return pgStatement{}, err
 	}
-	return pgStatement{text: text, cursor: !explain, prefix: len(text) - len(sql)}, nil
+	return pgStatement{text: q.Text, position: q.Position}, nil
 }
 
 // recordMisses notes whether the guard asked about a name the catalog
@@ -228,71 +224,70 @@ const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 	set_config('extra_float_digits', '1', true)`
 
 // execPostgres is the engine wall: st runs in a READ ONLY transaction with
-// the timeouts set, on the extended protocol (one statement, whatever the
-// text holds), and the transaction is rolled back, never committed. A
-// connection whose rollback fails is closed, so the pool drops it. With a
-// cursor, at most fetch rows cross the wire.
-func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, fetch int, columns func([]Column), emit func([]any) bool) error {
+// the timeouts set, on the extended protocol (one statement per message,
+// whatever the text holds), and the transaction is rolled back, never
+// committed. BEGIN, the settings, the statement and ROLLBACK go out as one
+// pipeline, one round trip; a connection left in a transaction (the
+// statement failed, so the server skipped the ROLLBACK) is rolled back,
+// and one whose rollback fails is closed, so the pool drops it.
+func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, columns func([]Column), emit func([]any) bool) error {
 	conn, err := db.pg.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Release()
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return err
-	}
 	defer func() {
+		pc := conn.Conn().PgConn()
+		if pc.IsClosed() || pc.TxStatus() == 'I' {
+			return
+		}
 		// The caller's context may be done: roll back on one that is not.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pgCancelGrace)
 		defer cancel()
-		if rerr := tx.Rollback(rctx); rerr != nil {
-			// pgx closes a connection whose rollback failed; closing it
-			// here too makes sure the pool drops it, not reuses it.
+		if _, err := pc.Exec(rctx, "ROLLBACK").ReadAll(); err != nil || pc.TxStatus() != 'I' {
 			conn.Conn().Close(rctx)
 		}
 	}()
 	// Zero would turn the timeout off: a timeout under 1ms is 1ms.
 	ms := strconv.FormatInt(max(db.limits.Timeout.Milliseconds(), 1), 10)
 	idle := strconv.FormatInt((db.limits.Timeout + pgBackstop).Milliseconds(), 10)
-	if err := pgDiscard(tx.Query(ctx, pgSetup, pgx.QueryExecModeExec, ms, idle)); err != nil {
+	b := &pgx.Batch{}
+	b.Queue("BEGIN READ ONLY")
+	b.Queue(pgSetup, ms, idle)
+	b.Queue(st.text, args...)
+	b.Queue("ROLLBACK")
+	br := conn.SendBatch(ctx, b)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
 		return err
 	}
-	text := st.text
-	if st.cursor {
-		if err := pgDiscard(tx.Query(ctx, text, append([]any{pgx.QueryExecModeExec}, args...)...)); err != nil {
-			err = pgError(err)
-			// The server counts positions from the start of the DECLARE;
-			// the caller wrote only what follows it.
-			var ee *EngineError
-			if errors.As(err, &ee) && ee.Position > 0 {
-				ee.Position = max(ee.Position-utf8.RuneCountInString(st.text[:st.prefix]), 0)
-			}
-			return err
-		}
-		text, args = fmt.Sprintf("FETCH FORWARD %d FROM %s", fetch, pgCursor), nil
+	if err := pgDiscard(br.Query()); err != nil {
+		return err
 	}
-	rows, err := tx.Query(ctx, text, append([]any{pgx.QueryExecModeExec, pgx.QueryResultFormats{pgx.TextFormatCode}}, args...)...)
+	rows, err := br.Query()
 	if err != nil {
-		return pgError(err)
+		return pgError(err, st)
 	}
-	defer rows.Close()
 	fields := rows.FieldDescriptions()
 	types, known := db.pg.types.get(fields)
 	if !known {
 		// A type sqlmcp has not met (a table's row type, an enum made
-		// after Open): read the rows, at most fetch of them, look the
-		// types up in this transaction, then convert. pgx reuses the
-		// field descriptions for the next statement: copy them.
+		// after Open): read the rows, look the types up once the
+		// transaction is over, then convert. pgx reuses the field
+		// descriptions for the next statement: copy them.
 		fields = append([]pgconn.FieldDescription(nil), fields...)
 		var raws [][][]byte
 		for rows.Next() {
 			raws = append(raws, copyRaw(rows.RawValues()))
 		}
+		rows.Close()
 		if err := rows.Err(); err != nil {
-			return pgError(err)
+			return pgError(err, st)
 		}
-		if err := db.pg.lookupTypes(ctx, tx, fields); err != nil {
+		if err := br.Close(); err != nil {
+			return err
+		}
+		if err := db.pg.lookupTypes(ctx, conn, fields); err != nil {
 			return err
 		}
 		types, _ = db.pg.types.get(fields)
@@ -310,8 +305,11 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, fetc
 			break
 		}
 	}
-	rows.Close() // reads at most the rest of the fetch
-	return pgError(rows.Err())
+	rows.Close() // reads the rest of what the LIMIT let through
+	if err := rows.Err(); err != nil {
+		return pgError(err, st)
+	}
+	return br.Close()
 }
 
 // pgDiscard reads and closes rows, returning their error.
@@ -338,7 +336,7 @@ func pgColumns(columns func([]Column), fields []pgconn.FieldDescription, types [
 // pgError turns what PostgreSQL and pgx report into errors a caller can
 // act on: a statement timeout becomes a *TimeoutError (by run), a row too
 // big to read says so.
-func pgError(err error) error {
+func pgError(err error, st pgStatement) error {
 	var big *pgproto3.ExceededMaxBodyLenErr
 	if errors.As(err, &big) {
 		return fmt.Errorf("a row of the result is %d bytes, more than the %d this server reads; "+
@@ -346,7 +344,8 @@ func pgError(err error) error {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code != "57014" {
-		return &EngineError{Message: pe.Message, Code: pe.Code, Position: int(pe.Position), Detail: pe.Detail, Hint: pe.Hint, err: err}
+		return &EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
+			Detail: pe.Detail, Hint: pe.Hint, err: err}
 	}
 	return err
 }
@@ -457,7 +456,7 @@ func (db *DB) pgOwnRows(ctx context.Context, sql string, cat guard.PostgresCatal
 		return nil, fmt.Errorf("the guard refused sqlmcp's own query: %w", err)
 	}
 	var rows [][]any
-	err := db.execPostgres(ctx, pgStatement{text: sql}, nil, 0, nil, func(r []any) bool {
+	err := db.execPostgres(ctx, pgStatement{text: sql, position: func(p int) int { return p }}, nil, nil, func(r []any) bool {
 		rows = append(rows, r)
 		return true
 	})

@@ -163,14 +163,14 @@ func TestPostgresSnapshotSeesChanges(t *testing.T) {
 	admin := dbtest.PostgresConn(t, dsn)
 	name := pgDatabase(t, dsn)
 	before := pgSnapshot(t, db, admin, name)
-	if _, err := source.RunPostgresEngineOnly(t.Context(), db, "SELECT pg_advisory_lock(42)", false, 10); err != nil {
+	if _, err := source.RunPostgresEngineOnly(t.Context(), db, "SELECT pg_advisory_lock(42)", 0); err != nil {
 		t.Fatal(err)
 	}
 	after := pgSnapshot(t, db, admin, name)
 	if after.Advisory != "1" || len(after.Locks) != 1 || cmp.Equal(before, after) {
 		t.Errorf("the snapshot missed a session advisory lock: %+v", after)
 	}
-	if _, err := source.RunPostgresEngineOnly(t.Context(), db, "SELECT pg_advisory_unlock(42)", false, 10); err != nil {
+	if _, err := source.RunPostgresEngineOnly(t.Context(), db, "SELECT pg_advisory_unlock(42)", 0); err != nil {
 		t.Fatal(err)
 	}
 	dbtest.PostgresExec(t, dsn, "INSERT INTO drop_log VALUES (3, 'x', NULL)")
@@ -204,7 +204,7 @@ func TestPostgresEngineWallAloneCorpus(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			_, err := source.RunPostgresEngineOnly(t.Context(), db, c.Expand(dir), false, 10)
+			_, err := source.RunPostgresEngineOnly(t.Context(), db, c.Expand(dir), 0)
 			switch why, ok := rolledBack[c.Name]; {
 			case err == nil && ok:
 				t.Log(why)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sqlmcp/sqlmcp/guard"
 )
@@ -125,7 +126,7 @@ WHERE t.typrelid = 0 AND NOT EXISTS (
 
 // lookupTypes reads the types of fields the cache lacks, with their
 // element and base types, inside tx, through the guard.
-func (p *pgDB) lookupTypes(ctx context.Context, tx pgx.Tx, fields []pgconn.FieldDescription) error {
+func (p *pgDB) lookupTypes(ctx context.Context, conn *pgxpool.Conn, fields []pgconn.FieldDescription) error {
 	var list []string
 	for _, f := range fields {
 		list = append(list, strconv.FormatUint(uint64(f.DataTypeOID), 10))
@@ -138,6 +139,11 @@ WHERE t.oid IN (` + in + `)
 	if err := guard.CheckPostgres(sql, p.cat.Load()); err != nil {
 		return fmt.Errorf("the guard refused sqlmcp's own type lookup: %w", err)
 	}
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
 	rows, err := tx.Query(ctx, sql, pgx.QueryExecModeExec)
 	if err != nil {
 		return err

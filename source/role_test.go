@@ -64,7 +64,7 @@ func TestWriteAccess(t *testing.T) {
 		{"column update", "GRANT UPDATE (name) ON products TO {{role}}", "may write to 1 tables or views (public.products)"},
 		{"owns a table", `ALTER TABLE "Order Items" OWNER TO {{role}}`, `owns 1 tables or views, so may alter or drop them (public."Order Items")`},
 		{"sequence", "GRANT USAGE ON SEQUENCE invoice_no TO {{role}}", "may advance 1 sequences (public.invoice_no)"},
-		{"create on a schema", "GRANT CREATE ON SCHEMA public TO {{role}}", "may create objects in 1 schemas (public)"},
+		{"create on a schema", "GRANT CREATE ON SCHEMA public TO {{role}}", "may create objects in 1 schema(s) (public)"},
 		{"create on the database", "GRANT CREATE ON DATABASE " + name + " TO {{role}}", "CREATE on the database (may create schemas)"},
 		{"temp beyond public", "REVOKE TEMP ON DATABASE " + name + " FROM PUBLIC; GRANT TEMP ON DATABASE " + name + " TO {{role}}", "TEMP on the database (may create temporary tables)"},
 		{"attribute", "ALTER ROLE {{role}} CREATEDB", "role attribute CREATEDB"},
