@@ -1,8 +1,9 @@
 // Command sqlmcp is an MCP server that lets a model explore and query a SQL
 // database without being able to change it.
 //
-//	sqlmcp serve --db shop.db     # serve a SQLite file over stdio
-//	sqlmcp serve --demo           # serve the bundled demo database
+//	sqlmcp serve --db shop.db                       # serve a SQLite file over stdio
+//	sqlmcp serve --demo                             # serve the bundled demo database
+//	sqlmcp serve --db shop.db --http 127.0.0.1:8080 # serve MCP over streamable HTTP at /mcp
 //	sqlmcp version
 //
 // Every flag can also come from an SQLMCP_* environment variable; flags
@@ -62,6 +63,7 @@ const usage = `sqlmcp: an MCP server that lets a model read a SQL database, neve
 Usage:
   sqlmcp [serve] --db PATH|URL [flags]   serve a database over MCP on stdio
   sqlmcp [serve] --demo [flags]          serve the bundled demo database
+  sqlmcp [serve] ... --http HOST:PORT    serve MCP over streamable HTTP at /mcp instead
   sqlmcp version                         print the version
   sqlmcp help                            print this help
 
@@ -69,7 +71,8 @@ Flags of serve (each also read from the environment variable shown):
 `
 
 // run is the program: it reads args and env, and serves on stdin and
-// stdout until ctx ends or the client hangs up. Logs go to stderr.
+// stdout until ctx ends or the client hangs up, or with --http on HTTP until
+// ctx ends. Logs go to stderr.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -103,6 +106,28 @@ type config struct {
 	requireRO   bool
 	limits      sqlmcp.Limits
 	logLevel    string
+
+	// maxConcurrency is how many tool calls reach the database at once;
+	// zero for no limit beyond the connection pool.
+	maxConcurrency int
+
+	// HTTP; http == "" serves stdio and leaves the rest unused.
+	http           string // host:port
+	insecureNoAuth bool
+	authTokenFile  string
+	authTokens     string // comma-separated
+	allowedOrigins string // comma-separated
+	allowedHosts   string // comma-separated
+	tlsCert        string
+	tlsKey         string
+	maxBodyBytes   int64
+	shutdownGrace  time.Duration
+
+	// Worked out by parseServe from the above.
+	tokens    []token  // the accepted bearer tokens, as digests
+	origins   []string // --allowed-origins, normalized
+	hosts     []string // --allowed-hosts, lowercased
+	httpNotes []string // HTTP settings given without --http, to warn about
 }
 
 // newFlags defines serve's flags on cfg, with their defaults.
@@ -121,6 +146,17 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&cfg.limits.MaxBytes, "max-bytes", 256<<10, "the most bytes of rows a result holds, as JSON (SQLMCP_MAX_BYTES)")
 	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
+	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
+	fs.StringVar(&cfg.http, "http", "", "serve MCP over streamable HTTP at /mcp on this host:port, usually 127.0.0.1:8080, instead of stdio (SQLMCP_HTTP)")
+	fs.StringVar(&cfg.authTokenFile, "auth-token-file", "", "HTTP: a file of bearer tokens clients must send, one per line; blank lines and # comments are skipped (SQLMCP_AUTH_TOKEN_FILE)")
+	fs.StringVar(&cfg.authTokens, "auth-tokens", "", "HTTP: bearer tokens, comma-separated; prefer the environment variable or --auth-token-file, since a flag's value shows in ps (SQLMCP_AUTH_TOKENS)")
+	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "HTTP: serve a non-loopback address without tokens, because something in front authenticates (SQLMCP_INSECURE_NO_AUTH)")
+	fs.StringVar(&cfg.allowedOrigins, "allowed-origins", "", "HTTP: browser origins allowed besides this server's own, comma-separated, e.g. https://app.example.com (SQLMCP_ALLOWED_ORIGINS)")
+	fs.StringVar(&cfg.allowedHosts, "allowed-hosts", "", "HTTP: Host header names allowed besides loopback and the bind address, comma-separated, name or name:port; * allows any (SQLMCP_ALLOWED_HOSTS)")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "HTTP: serve HTTPS with this PEM certificate chain; needs --tls-key (SQLMCP_TLS_CERT)")
+	fs.StringVar(&cfg.tlsKey, "tls-key", "", "HTTP: the PEM private key of --tls-cert (SQLMCP_TLS_KEY)")
+	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", 1<<20, "HTTP: the largest request body; larger gets 413 (SQLMCP_MAX_BODY_BYTES)")
+	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "HTTP: on SIGTERM or SIGINT, how long calls in flight may finish before they are cancelled (SQLMCP_SHUTDOWN_GRACE)")
 	return fs
 }
 
@@ -173,10 +209,17 @@ func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*c
 	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
 		return nil, usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
 	}
+	if cfg.maxConcurrency < 0 {
+		return nil, usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
+	}
+	if err := parseHTTP(cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 
-// serve opens the database and serves MCP on stdin and stdout.
+// serve opens the database and serves MCP on stdin and stdout, or on HTTP
+// with --http.
 func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
 	level, _ := zerolog.ParseLevel(cfg.logLevel)
 	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
@@ -200,7 +243,8 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 			annotations = filepath.Join(filepath.Dir(path), "annotations.json")
 		}
 	}
-	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits})
+	// Room for every allowed call plus the catalog and /readyz.
+	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2)})
 	if err != nil {
 		return usageError{err}
 	}
@@ -226,15 +270,24 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if db.Dialect() == sqlmcp.Postgres {
 		layers = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
 	}
-	log.Info().Str("event", "start").Str("version", buildVersion()).
-		Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
-		Str("annotations", annotations).Strs("schemas", schemas).
-		Strs("guard", layers).
-		Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
-		Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
-		Str("transport", "stdio").Send()
+	start := func() *zerolog.Event {
+		return log.Info().Str("event", "start").Str("version", buildVersion()).
+			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
+			Str("annotations", annotations).Strs("schemas", schemas).
+			Strs("guard", layers).
+			Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
+			Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
+			Int("max_concurrency", cfg.maxConcurrency)
+	}
 
-	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion()})
+	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion(), MaxConcurrency: cfg.maxConcurrency})
+	if cfg.http != "" {
+		return serveHTTP(ctx, cfg, db, srv, log, start)
+	}
+	if len(cfg.httpNotes) > 0 {
+		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
+	}
+	start().Str("transport", "stdio").Send()
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	err = srv.Run(ctx, t)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
