@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -156,5 +158,25 @@ func TestDemo(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), `"demo":true`) || !strings.Contains(stderr.String(), `"event":"start"`) {
 		t.Errorf("no start event for the demo in the log: %s", stderr.String())
+	}
+}
+
+func TestHealthcheck(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/healthz" {
+			http.NotFound(w, r)
+		}
+	}))
+	defer up.Close()
+	var stdout bytes.Buffer
+	if err := run(t.Context(), []string{"healthcheck", up.URL + "/healthz"}, nil, &stdout, nil, os.Getenv); err != nil || stdout.String() != "ok\n" {
+		t.Errorf("a healthy server: got %v, %q", err, stdout.String())
+	}
+	if err := run(t.Context(), []string{"healthcheck", up.URL + "/other"}, nil, &stdout, nil, os.Getenv); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("a 404: got %v, want an error naming it", err)
+	}
+	up.Close()
+	if err := run(t.Context(), []string{"healthcheck", up.URL + "/healthz"}, nil, &stdout, nil, os.Getenv); err == nil {
+		t.Error("a server that is down: got no error")
 	}
 }
