@@ -4,6 +4,7 @@
 //	sqlmcp serve --db shop.db                       # serve a SQLite file over stdio
 //	sqlmcp serve --demo                             # serve the bundled demo database
 //	sqlmcp serve --db shop.db --http 127.0.0.1:8080 # serve MCP over streamable HTTP at /mcp
+//	sqlmcp ask --db shop.db "who ordered most?"     # a model answers through the tools
 //	sqlmcp version
 //
 // Every flag can also come from an SQLMCP_* environment variable; flags
@@ -66,6 +67,9 @@ Usage:
   sqlmcp [serve] --db PATH|URL [flags]   serve a database over MCP on stdio
   sqlmcp [serve] --demo [flags]          serve the bundled demo database
   sqlmcp [serve] ... --http HOST:PORT    serve MCP over streamable HTTP at /mcp instead
+  sqlmcp ask [--db ... | --demo | --server URL] [QUESTION]
+                                         answer a question in plain words: a model writes and tests
+                                         SQL through the tools (see sqlmcp ask --help)
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
   sqlmcp version                         print the version
@@ -89,6 +93,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return serve(ctx, cfg, stdin, stdout, stderr)
+	case "ask":
+		cfg, err := parseAsk(args, stdout, getenv)
+		if err != nil || cfg == nil {
+			return err
+		}
+		return ask(ctx, cfg, stdin, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
@@ -99,7 +109,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newFlags(&config{}, stdout).PrintDefaults()
 		return nil
 	}
-	return usagef("unknown command %q: the commands are serve, healthcheck, version and help", cmd)
+	return usagef("unknown command %q: the commands are serve, ask, healthcheck, version and help", cmd)
 }
 
 // healthcheck asks a running sqlmcp whether it is up, for images that

@@ -1,0 +1,181 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// submitTool is the agent's own tool: the model ends by calling it.
+var submitTool = Tool{
+	Name: "submit_answer",
+	Description: "Submit your final answer: the SQL whose result answers the question, and a short answer in plain " +
+		"words. The SQL is run again before it is accepted; if it fails you get the error and must fix it. Call it " +
+		"once you have tested the query with run_query. The user sees the SQL, its result and your answer.",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+		`"sql":{"type":"string","description":"one read-only SQL statement whose result answers the question: exactly the columns asked for"},` +
+		`"answer":{"type":"string","description":"the answer in one or two plain sentences, with the numbers or names from the result"}` +
+		`},"required":["sql","answer"],"additionalProperties":false}`),
+	Strict: true,
+}
+
+// instructionsDialect finds the engine in sqlmcp's server instructions:
+// "This server gives read-only access to one sqlite database."
+var instructionsDialect = regexp.MustCompile(`(?i)\bone (sqlite|postgres)\b`)
+
+// dialect names the database's SQL dialect: from the server's instructions,
+// or failing that by asking the database. It returns "sqlite", "postgres"
+// or "" when it cannot tell.
+func dialect(ctx context.Context, cs *mcp.ClientSession, instructions string) string {
+	if m := instructionsDialect.FindStringSubmatch(instructions); m != nil {
+		return strings.ToLower(m[1])
+	}
+	probe := func(sql string) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
+		if err != nil || res.IsError {
+			return ""
+		}
+		return resultText(res)
+	}
+	if probe("SELECT sqlite_version()") != "" {
+		return "sqlite"
+	}
+	if strings.Contains(probe("SELECT version()"), "PostgreSQL") {
+		return "postgres"
+	}
+	return ""
+}
+
+var dialectRules = map[string]string{
+	"sqlite":   `The database is SQLite. Quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes ("Order Items", "order"); strings go in single quotes. = on text is case-sensitive; LIKE is case-insensitive for ASCII. Integer division truncates: multiply by 1.0 or CAST(x AS REAL) for ratios and percentages. Dates are usually text: use date(), strftime() and substr(), and check the format with sample_values first.`,
+	"postgres": `The database is PostgreSQL. Unquoted identifiers fold to lower case: quote names that hold capitals, spaces, punctuation or reserved words in double quotes ("SchoolStats", "order"); strings go in single quotes. ILIKE matches without case. Integer division truncates: cast to numeric for ratios and percentages, and round with ROUND(x::numeric, 2). Tables outside the search path need schema.table.`,
+	"":         `Write standard SQL. Quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes; strings go in single quotes.`,
+}
+
+// systemPrompt is the stable part of every request: how to work, the
+// dialect, what the server says of itself, and the schema.
+func systemPrompt(dialect, serverInstructions, schema string, maxTurns int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `You answer questions about a SQL database by writing SQL and testing it with tools.
+
+How to work:
+1. Find the tables and columns you need in the schema below. describe_table shows a table that is not described here; search_schema finds columns by meaning.
+2. Before you filter on a value (a name, a status, a code, a date), check how it is really written with distinct_values or sample_values: case, spelling, abbreviations, formats, units.
+3. Test the query with run_query and read the result: does it answer exactly what was asked, at the right grain, without duplicates or NULLs you did not expect?
+4. Call submit_answer with the final SQL and a short answer in plain words. The SQL runs again and its result is what the user sees, so select exactly the columns the question asks for.
+
+Rules:
+- The database is read-only: one SELECT (or WITH ... SELECT, UNION, VALUES) per query.
+- %s
+- Call several tools in one turn when they do not depend on each other: they run at the same time.
+- When a tool reports an error, read it, fix the call and try again.
+- A hint, when given, is outside knowledge about the data: trust it.
+- You have at most %d turns. Always finish with submit_answer; an answer in plain text is not read.
+`, dialectRules[dialect], maxTurns)
+	if s := strings.TrimSpace(serverInstructions); s != "" {
+		fmt.Fprintf(&b, "\nThe server says:\n%s\n", s)
+	}
+	fmt.Fprintf(&b, "\n%s", schema)
+	return b.String()
+}
+
+// tableRef is a table as list_tables names it.
+type tableRef struct {
+	Name string `json:"name"`
+}
+
+// readSchema writes the schema part of the system prompt within budget
+// bytes: list_tables' listing (cut if it alone is over), then describe_table
+// for each table in list order while the descriptions fit. budget < 0
+// means the listing alone.
+func readSchema(ctx context.Context, cs *mcp.ClientSession, budget int) (string, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_tables", Arguments: map[string]any{}})
+	if err != nil {
+		return "", fmt.Errorf("listing tables: %w", err)
+	}
+	if res.IsError {
+		return "", fmt.Errorf("listing tables: %s", resultText(res))
+	}
+	var listed struct {
+		Tables []tableRef `json:"tables"`
+	}
+	if err := remarshal(res.StructuredContent, &listed); err != nil {
+		return "", fmt.Errorf("listing tables: reading the result: %w", err)
+	}
+	list := strings.TrimRight(resultText(res), "\n")
+	var b strings.Builder
+	b.WriteString("Schema\n\nTables (list_tables):\n")
+	if budget >= 0 && len(list) > budget {
+		cut := strings.LastIndexByte(list[:budget], '\n')
+		if cut < 0 {
+			cut = 0
+		}
+		fmt.Fprintf(&b, "%s\n... (the list is cut here: call list_tables for the rest)\n", list[:cut])
+		return b.String(), nil
+	}
+	b.WriteString(list)
+	b.WriteString("\n")
+	if budget < 0 {
+		b.WriteString("\nNo table is described here: call describe_table for the tables you need.\n")
+		return b.String(), nil
+	}
+	left := budget - len(list)
+	var described []string
+	for _, t := range listed.Tables {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_table", Arguments: map[string]any{"table": t.Name}})
+		if err != nil {
+			return "", fmt.Errorf("describing %s: %w", t.Name, err)
+		}
+		if res.IsError {
+			continue // a table that went away, say; the model can ask
+		}
+		d := strings.TrimRight(resultText(res), "\n")
+		if len(d)+2 > left {
+			break
+		}
+		left -= len(d) + 2
+		described = append(described, d)
+	}
+	switch {
+	case len(described) == len(listed.Tables):
+		b.WriteString("\nEvery table, described (describe_table):\n\n")
+	case len(described) == 0:
+		b.WriteString("\nNo table is described here (the schema is large): call describe_table for the tables you need.\n")
+	default:
+		fmt.Fprintf(&b, "\nThe first %d of %d tables, described (describe_table); call describe_table for the others:\n\n", len(described), len(listed.Tables))
+	}
+	for _, d := range described {
+		b.WriteString(d)
+		b.WriteString("\n\n")
+	}
+	return b.String(), nil
+}
+
+// resultText is a tool result's text content, the compact rendering the
+// tools write for models; the structured copy as JSON when there is none.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		return string(b)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// remarshal copies v, decoded JSON of any shape, into out.
+func remarshal(v, out any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}
