@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
@@ -340,11 +339,7 @@ func TestCheckPostgresLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
 			err := guard.CheckPostgres(tt.sql, testCatalog)
-			if elapsed := time.Since(start); elapsed > 5*time.Second {
-				t.Errorf("took %v", elapsed)
-			}
 			if (err == nil) != tt.ok {
 				t.Fatalf("CheckPostgres(%.60q...) = %v, want accepted %v", tt.sql, err, tt.ok)
 			}

@@ -68,7 +68,14 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions(db),
-			Logger:       slog.New(zerolog.NewSlogHandler(sdkLog)),
+			// The six tools never change while a server runs: a client
+			// may keep the list for a while (2026-07-28's cache hints).
+			SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+				if _, ok := req.(*mcp.ListToolsRequest); ok {
+					c.TTLMs = int(toolListTTL / time.Millisecond)
+				}
+			},
+			Logger: slog.New(zerolog.NewSlogHandler(sdkLog)),
 		})
 	add(s, srv, listTablesTool, s.listTables)
 	add(s, srv, describeTableTool, s.describeTable)
@@ -90,6 +97,9 @@ Every query stops after %s; results are cut at %d rows (ask for up to %d with ma
 and %d KiB, and the result says when it was cut.`,
 		db.Dialect(), l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10)
 }
+
+// toolListTTL is how long a client may keep the tool list.
+const toolListTTL = 10 * time.Minute
 
 // annotations mark every tool as a read-only, repeatable lookup in a
 // closed world.

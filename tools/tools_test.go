@@ -92,3 +92,15 @@ func serve(t testing.TB, db *source.DB, log zerolog.Logger) *mcp.ClientSession {
 	t.Cleanup(func() { cs.Close() })
 	return cs
 }
+
+// TestToolListCacheable: the tool list tells clients they may keep it.
+func TestToolListCacheable(t *testing.T) {
+	cs := connect(t, nil)
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 6 || res.TTLMs != 600000 {
+		t.Errorf("got %d tools with ttlMs %d; want 6 and 600000", len(res.Tools), res.TTLMs)
+	}
+}
