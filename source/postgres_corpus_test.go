@@ -36,7 +36,11 @@ func pgSnapshot(t *testing.T, db *source.DB, admin *pgx.Conn, name string) pgSta
 		(SELECT count(*) FROM "SchoolStats"), (SELECT count(*) FROM types),
 		(SELECT string_agg(name, ',' ORDER BY id) FROM customers))`)
 	s.Objects = one(`SELECT concat_ws(' ', (SELECT count(*) FROM pg_class), (SELECT count(*) FROM pg_proc),
-		(SELECT count(*) FROM pg_type), (SELECT count(*) FROM pg_roles), (SELECT count(*) FROM pg_database),
+		(SELECT count(*) FROM pg_type),
+		-- Other test packages create and drop their own databases and roles
+		-- on the same server at the same time: count the rest.
+		(SELECT count(*) FROM pg_roles WHERE rolname NOT LIKE 'sqlmcp\_ro\_%'),
+		(SELECT count(*) FROM pg_database WHERE datname NOT LIKE 'sqlmcp\_test\_%'),
 		(SELECT count(*) FROM pg_namespace), (SELECT count(*) FROM pg_largeobject_metadata))`)
 	s.Sequences = one(`SELECT string_agg(sequencename || '=' || coalesce(last_value::text, 'unused'), ' ' ORDER BY sequencename) FROM pg_sequences`)
 	s.Locks = pgAdminQuery(t, admin, `SELECT l.locktype || ' ' || l.mode FROM pg_locks AS l
