@@ -5,6 +5,7 @@
 //	sqlmcp serve --demo                             # serve the bundled demo database
 //	sqlmcp serve --db shop.db --http 127.0.0.1:8080 # serve MCP over streamable HTTP at /mcp
 //	sqlmcp ask --db shop.db "who ordered most?"     # a model answers through the tools
+//	sqlmcp eval --demo --system agent               # score a model on the demo's questions
 //	sqlmcp version
 //
 // Every flag can also come from an SQLMCP_* environment variable; flags
@@ -70,6 +71,9 @@ Usage:
   sqlmcp ask [--db ... | --demo | --server URL] [QUESTION]
                                          answer a question in plain words: a model writes and tests
                                          SQL through the tools (see sqlmcp ask --help)
+  sqlmcp eval [--questions FILE --db-root DIR | --demo] [--system oneshot|agent]
+                                         score a model on questions by BIRD's rule; sqlmcp eval
+                                         compare DIR_A DIR_B pairs two runs (see sqlmcp eval --help)
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
   sqlmcp version                         print the version
@@ -99,6 +103,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return ask(ctx, cfg, stdin, stdout, stderr)
+	case "eval":
+		if len(args) > 0 && args[0] == "compare" {
+			return evalCompare(args[1:], stdout)
+		}
+		cfg, err := parseEval(args, stdout, getenv)
+		if err != nil || cfg == nil {
+			return err
+		}
+		return runEval(ctx, cfg, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
@@ -109,7 +122,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newFlags(&config{}, stdout).PrintDefaults()
 		return nil
 	}
-	return usagef("unknown command %q: the commands are serve, ask, healthcheck, version and help", cmd)
+	return usagef("unknown command %q: the commands are serve, ask, eval, healthcheck, version and help", cmd)
 }
 
 // healthcheck asks a running sqlmcp whether it is up, for images that
