@@ -152,18 +152,10 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 		words, rest = append(words, left[0]), left[1:]
 	}
 	cfg.question = strings.TrimSpace(strings.Join(words, " "))
-	given := map[string]bool{}
+	given := map[string]bool{} // on the command line, not from the environment
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var envErr error
-	fs.VisitAll(func(f *flag.Flag) {
-		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] && envErr == nil {
-			if err := fs.Set(f.Name, v); err != nil {
-				envErr = usagef("%s=%q is not a valid --%s value (%v)", envName(f.Name), v, f.Name, err)
-			}
-		}
-	})
-	if envErr != nil {
-		return nil, envErr
+	if err := fillFromEnv(fs, getenv); err != nil {
+		return nil, err
 	}
 
 	if cfg.maxTurns < 1 {

@@ -79,18 +79,8 @@ func parseEval(args []string, stdout io.Writer, getenv func(string) string) (*ev
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (see sqlmcp eval --help)", fs.Arg(0))
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var envErr error
-	fs.VisitAll(func(f *flag.Flag) {
-		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] && envErr == nil {
-			if err := fs.Set(f.Name, v); err != nil {
-				envErr = usagef("%s=%q is not a valid --%s value (%v)", envName(f.Name), v, f.Name, err)
-			}
-		}
-	})
-	if envErr != nil {
-		return nil, envErr
+	if err := fillFromEnv(fs, getenv); err != nil {
+		return nil, err
 	}
 	switch {
 	case cfg.system != "oneshot" && cfg.system != "agent":

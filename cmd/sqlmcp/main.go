@@ -221,6 +221,23 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// fillFromEnv sets each flag of fs that the command line did not give from
+// its SQLMCP_* variable, if set: a flag wins over the environment. Call it
+// after fs.Parse.
+func fillFromEnv(fs *flag.FlagSet, getenv func(string) string) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = usagef("%s=%q is not a valid --%s value (%v)", envName(f.Name), v, f.Name, err)
+			}
+		}
+	})
+	return envErr
+}
+
 // envName is the environment variable of a flag: --max-rows is SQLMCP_MAX_ROWS.
 func envName(flagName string) string {
 	return "SQLMCP_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
@@ -231,17 +248,6 @@ func envName(flagName string) string {
 func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*config, error) {
 	cfg := &config{}
 	fs := newFlags(cfg, io.Discard)
-	var envErr error
-	fs.VisitAll(func(f *flag.Flag) {
-		if v := getenv(envName(f.Name)); v != "" && envErr == nil {
-			if err := fs.Set(f.Name, v); err != nil {
-				envErr = usagef("%s=%q is not a valid --%s value (%v)", envName(f.Name), v, f.Name, err)
-			}
-		}
-	})
-	if envErr != nil {
-		return nil, envErr
-	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -253,6 +259,9 @@ func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*c
 	}
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (see sqlmcp help)", fs.Arg(0))
+	}
+	if err := fillFromEnv(fs, getenv); err != nil {
+		return nil, err
 	}
 	l := cfg.limits
 	switch {
