@@ -133,13 +133,8 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(stdout, askUsage, agent.DefaultAnthropicModel, agent.DefaultOpenAIModel)
-				fs.SetOutput(stdout)
-				fs.PrintDefaults()
-				return nil, nil
-			}
-			return nil, usagef("%v (see sqlmcp ask --help)", err)
+			help := fmt.Sprintf(askUsage, agent.DefaultAnthropicModel, agent.DefaultOpenAIModel)
+			return nil, parseError(fs, err, stdout, help, "sqlmcp ask --help")
 		}
 		left := fs.Args()
 		if len(left) == 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,19 +66,7 @@ func parseEval(args []string, stdout io.Writer, getenv func(string) string) (*ev
 	fs.StringVar(&cfg.model.provider, "provider", "", "anthropic or openai, as for ask (SQLMCP_PROVIDER)")
 	fs.StringVar(&cfg.model.model, "model", "", "the model, as for ask (SQLMCP_MODEL)")
 	fs.StringVar(&cfg.model.baseURL, "base-url", "", "an OpenAI-compatible API's root, as for ask (SQLMCP_BASE_URL, or OPENAI_BASE_URL)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, evalUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return nil, nil
-		}
-		return nil, usagef("%v (see sqlmcp eval --help)", err)
-	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q (see sqlmcp eval --help)", fs.Arg(0))
-	}
-	if err := fillFromEnv(fs, getenv); err != nil {
+	if ok, err := parseArgs(fs, args, stdout, evalUsage, "sqlmcp eval --help", getenv); !ok {
 		return nil, err
 	}
 	switch {

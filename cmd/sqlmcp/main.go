@@ -221,6 +221,35 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseArgs parses args into fs, which takes no positional arguments, and
+// then fills the flags args left unset from the environment. It reports
+// false with a nil error when --help was asked for: help and the flags went
+// to stdout. see names where to read more, for error messages.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer, help, see string, getenv func(string) string) (bool, error) {
+	if err := fs.Parse(args); err != nil {
+		return false, parseError(fs, err, stdout, help, see)
+	}
+	if fs.NArg() > 0 {
+		return false, usagef("unexpected argument %q (see %s)", fs.Arg(0), see)
+	}
+	if err := fillFromEnv(fs, getenv); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// parseError answers an error from fs.Parse: for --help it prints help and
+// the flags to stdout and returns nil; otherwise it is a usage error.
+func parseError(fs *flag.FlagSet, err error, stdout io.Writer, help, see string) error {
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, help)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil
+	}
+	return usagef("%v (see %s)", err, see)
+}
+
 // fillFromEnv sets each flag of fs that the command line did not give from
 // its SQLMCP_* variable, if set: a flag wins over the environment. Call it
 // after fs.Parse.
@@ -248,19 +277,7 @@ func envName(flagName string) string {
 func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*config, error) {
 	cfg := &config{}
 	fs := newFlags(cfg, io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return nil, nil
-		}
-		return nil, usagef("%v (see sqlmcp help)", err)
-	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q (see sqlmcp help)", fs.Arg(0))
-	}
-	if err := fillFromEnv(fs, getenv); err != nil {
+	if ok, err := parseArgs(fs, args, stdout, usage, "sqlmcp help", getenv); !ok {
 		return nil, err
 	}
 	l := cfg.limits
