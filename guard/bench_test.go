@@ -12,14 +12,7 @@ import (
 // BenchmarkPrepare measures the guard's whole decision on a typical model
 // query: compiling under the authorizer and judging the statement.
 func BenchmarkPrepare(b *testing.B) {
-	const query = `SELECT c.name, p.category, count(DISTINCT o.id) AS orders, sum(i.quantity * p.price) AS spent
-		FROM customers c
-		JOIN "order" o ON o.customer_id = c.id
-		JOIN "Order Items" i ON i.order_id = o.id
-		JOIN products p ON p.id = i.product_id
-		WHERE o.status <> 'cancelled'
-		GROUP BY c.name, p.category
-		ORDER BY spent DESC`
+	query := dbtest.JoinQuery
 	dc, err := (&sqlite3.SQLiteDriver{}).Open("file:" + dbtest.SQLiteFile(b) + "?mode=ro")
 	if err != nil {
 		b.Fatal(err)

@@ -431,14 +431,7 @@ func ExampleCheckPostgres() {
 // BenchmarkCheckPostgres measures the guard's whole decision on a typical
 // model query: scanning, parsing and walking the tree.
 func BenchmarkCheckPostgres(b *testing.B) {
-	const query = `SELECT c.name, p.category, count(DISTINCT o.id) AS orders, sum(i.quantity * p.price) AS spent
-		FROM customers c
-		JOIN "order" o ON o.customer_id = c.id
-		JOIN "Order Items" i ON i.order_id = o.id
-		JOIN products p ON p.id = i.product_id
-		WHERE o.status <> 'cancelled'
-		GROUP BY c.name, p.category
-		ORDER BY spent DESC`
+	query := dbtest.JoinQuery
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := guard.CheckPostgres(query, testCatalog); err != nil {

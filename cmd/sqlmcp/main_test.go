@@ -92,19 +92,7 @@ func TestStdio(t *testing.T) {
 	want := dbtest.Fingerprint(t, path)
 	var stderr bytes.Buffer
 	cs := startStdio(t, &stderr, "serve", "--db", path, "--log-level", "warn")
-	calls := []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
-		{"list_tables", map[string]any{}, `"Order Items" (table, 5 rows`},
-		{"describe_table", map[string]any{"table": "order"}, "- customer_id INTEGER NOT NULL"},
-		{"search_schema", map[string]any{"query": "free meal"}, `"SchoolStats"."Free Meal Count (K-12)"`},
-		{"sample_values", map[string]any{"table": "products", "column": "category"}, "'book'"},
-		{"distinct_values", map[string]any{"table": "order", "column": "status"}, "- 'shipped': 2"},
-		{"run_query", map[string]any{"sql": "SELECT count(*) AS n FROM customers"}, "n\n4\n(1 row)"},
-	}
-	for _, c := range calls {
+	for _, c := range everyTool {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 		if err != nil {
 			t.Fatalf("%s: %v", c.tool, err)

@@ -13,6 +13,18 @@ type Case struct {
 	Harmless bool
 }
 
+// JoinQuery is a typical model query over the fixture, valid on both
+// engines: three joins, a filter, GROUP BY and ORDER BY. Benchmarks of the
+// guards measure it.
+const JoinQuery = `SELECT c.name, p.category, count(DISTINCT o.id) AS orders, sum(i.quantity * p.price) AS spent
+		FROM customers c
+		JOIN "order" o ON o.customer_id = c.id
+		JOIN "Order Items" i ON i.order_id = o.id
+		JOIN products p ON p.id = i.product_id
+		WHERE o.status <> 'cancelled'
+		GROUP BY c.name, p.category
+		ORDER BY spent DESC`
+
 // HostileSQLite are statements that try to change the SQLite fixture, or
 // the filesystem beside it, or to crash or hang the parser. Every one must
 // fail, and leave the database file's bytes unchanged, whichever wall

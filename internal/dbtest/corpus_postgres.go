@@ -300,14 +300,7 @@ var AllowedPostgres = []Case{
 	{"tablesample", "SELECT count(*) FROM customers TABLESAMPLE SYSTEM (10)", false},
 	{"tablesample repeatable", "SELECT count(*) FROM customers TABLESAMPLE BERNOULLI (50) REPEATABLE (1)", false},
 	{"relation sizes", "SELECT pg_size_pretty(pg_total_relation_size('customers'))", false},
-	{"three joins", `SELECT c.name, p.category, count(DISTINCT o.id) AS orders, sum(i.quantity * p.price) AS spent
-		FROM customers c
-		JOIN "order" o ON o.customer_id = c.id
-		JOIN "Order Items" i ON i.order_id = o.id
-		JOIN products p ON p.id = i.product_id
-		WHERE o.status <> 'cancelled'
-		GROUP BY c.name, p.category
-		ORDER BY spent DESC`, false},
+	{"three joins", JoinQuery, false},
 	{"explain", "EXPLAIN SELECT * FROM customers", false},
 	{"explain verbose costs off", "EXPLAIN (VERBOSE, COSTS off) SELECT * FROM customers WHERE id = 1", false},
 	{"explain format json settings", "EXPLAIN (FORMAT JSON, SETTINGS) SELECT 1", false},
