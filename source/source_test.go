@@ -67,8 +67,9 @@ func TestQueryValues(t *testing.T) {
 	}
 }
 
+// TestQueryCuts: on both engines, a result is cut by rows or by bytes,
+// exactly, and the cut keeps the query's order.
 func TestQueryCuts(t *testing.T) {
-	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{MaxBytes: 60}})
 	const ten = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 10) SELECT x, 'abcdef' FROM n"
 	tests := []struct {
 		name    string
@@ -82,19 +83,27 @@ func TestQueryCuts(t *testing.T) {
 		{"one past the cap", "SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3", 2, 2, "rows"},
 		{"rows before bytes", ten, 3, 3, "rows"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res, err := db.Query(t.Context(), tt.sql, tt.maxRows)
-			if err != nil {
-				t.Fatal(err)
+	for _, e := range dbtest.All(t, &source.Options{Limits: sqlmcp.Limits{MaxBytes: 60}}) {
+		t.Run(e.Name, func(t *testing.T) {
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					res, err := e.DB.Query(t.Context(), tt.sql, tt.maxRows)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(res.Rows) != tt.rows || res.TruncatedBy != tt.by || res.Truncated != (tt.by != "") {
+						t.Errorf("got %d rows, truncated %v by %q; want %d rows by %q", len(res.Rows), res.Truncated, res.TruncatedBy, tt.rows, tt.by)
+					}
+				})
 			}
-			if len(res.Rows) != tt.rows || res.TruncatedBy != tt.by || res.Truncated != (tt.by != "") {
-				t.Errorf("got %d rows, truncated %v by %q; want %d rows by %q", len(res.Rows), res.Truncated, res.TruncatedBy, tt.rows, tt.by)
+			res, err := e.DB.Query(t.Context(), ten+" ORDER BY x DESC", 2)
+			if err != nil || len(res.Rows) == 0 || res.Rows[0][0] != int64(10) {
+				t.Errorf("ORDER BY kept through the cut: got %v, %v; want 10 first", res, err)
+			}
+			if _, err := e.DB.Query(t.Context(), "SELECT 1", 5000); err == nil || !strings.Contains(err.Error(), "more than this server allows") {
+				t.Errorf("max_rows over the limit: got %v", err)
 			}
 		})
-	}
-	if _, err := db.Query(t.Context(), "SELECT 1", 5000); err == nil || !strings.Contains(err.Error(), "more than this server allows") {
-		t.Errorf("max_rows over the limit: got %v", err)
 	}
 }
 
