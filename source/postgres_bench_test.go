@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkPostgresQuery1M reads capped queries over a 10,000-row and a
-// 1,000,000-row table through the door. The cursor fetches one row past
+// 1,000,000-row table through the door. The LIMIT wrapper reads one row past
 // the cap, so time, allocations, Go heap and the bytes the server sends
 // ("wire-KB") stay flat as the table grows a hundredfold; ORDER BY and
 // count(*) make the server read every row, but still send only the cap.

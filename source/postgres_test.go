@@ -491,7 +491,7 @@ func TestPostgresCatalog(t *testing.T) {
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("catalog rows (-want +got):\n%s", diff)
 	}
-	// Arguments reach the cursor's query too.
+	// Arguments reach the query inside the LIMIT wrapper too.
 	res, err := db.Query(t.Context(), "SELECT name FROM customers WHERE city = $1 AND id > $2 ORDER BY id", 0, "London", 1)
 	if err != nil || !cmp.Equal(res.Rows, [][]any{{"Alan Turing"}}) {
 		t.Errorf("Query with arguments: %v, %v", res, err)
