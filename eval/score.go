@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
@@ -54,9 +55,12 @@ func (e *SideError) Unwrap() error { return e.Err }
 // gold rows. Row order and duplicate rows do not matter; column order and
 // count do; values compare as Python compares sqlite3's values (1 equals
 // 1.0, the text '1' differs from the integer 1, NULL equals NULL within a
-// row). An error on either side, a timeout, or a result too large to hold
-// whole makes it wrong: Score then returns false and a *SideError saying
-// which side failed. db should come from OpenDB.
+// row) and, on PostgreSQL, psycopg's (a numeric equals an integer or a
+// float of exactly its value, true equals 1), except that dates and times
+// compare as the text source gives them, so a date equals its text. An
+// error on either side, a timeout, or a result too large to hold whole
+// makes it wrong: Score then returns false and a *SideError saying which
+// side failed. db should come from OpenDB.
 func Score(ctx context.Context, db *source.DB, gold, predicted string) (bool, error) {
 	g, err := rowSet(ctx, db, gold)
 	if err != nil {
@@ -92,9 +96,41 @@ func rowSet(ctx context.Context, db *source.DB, sql string) (map[string]bool, er
 	}
 	set := make(map[string]bool, len(res.Rows))
 	for _, row := range res.Rows {
+		for i, v := range row {
+			if s, ok := v.(string); ok && i < len(res.Columns) && spelledNumber(db.Dialect(), res.Columns[i], s) {
+				row[i] = json.Number(s)
+			}
+		}
 		set[rowKey(row)] = true
 	}
 	return set, nil
+}
+
+// spelledNumber reports whether s, a text cell of column c, is a number
+// source sent as text because a JSON double would change it (see
+// source.Cell): an integer past 2^53, or a numeric with more than 15
+// significant digits. Keyed as text it would differ from the same value
+// as a number and equal text of the same digits, unlike in Python.
+// PostgreSQL names each value's type, so there the answer is exact.
+// SQLite names only a column's declared type: an integer past 2^53 is
+// known from text of the same digits only when that type gives the column
+// TEXT affinity, so an expression's text holding such digits counts as
+// the integer.
+func spelledNumber(d sqlmcp.Dialect, c source.Column, s string) bool {
+	if d == sqlmcp.Postgres {
+		switch c.Type {
+		case "smallint", "integer", "bigint", "oid", "numeric":
+			_, ok := new(big.Rat).SetString(s)
+			return ok
+		}
+		return false
+	}
+	decl := strings.ToUpper(c.Type)
+	if !strings.Contains(decl, "INT") && (strings.Contains(decl, "CHAR") || strings.Contains(decl, "CLOB") || strings.Contains(decl, "TEXT")) {
+		return false // TEXT affinity: SQLite stores numbers there as text
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return err == nil && (n > 1<<53 || n < -(1<<53)) && strconv.FormatInt(n, 10) == s
 }
 
 // rowKey is a row's identity for the set comparison: each cell's key,

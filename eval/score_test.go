@@ -13,67 +13,132 @@ import (
 
 const forever = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
+// each is one side's SQL on each engine; "" leaves the case out there.
+type each struct{ sqlite, postgres string }
+
+// both is SQL both dialects read alike.
+func both(sql string) each { return each{sql, sql} }
+
+func (e each) on(engine string) string {
+	if engine == "postgres" {
+		return e.postgres
+	}
+	return e.sqlite
+}
+
+// TestScore: on both engines, the BIRD rule case by case, with each
+// dialect's own SQL only where it must differ (PostgreSQL's 1.0 is numeric,
+// its floats need a cast, it has no WHERE 0).
 func TestScore(t *testing.T) {
 	t.Parallel()
-	path := dbtest.SQLiteFile(t)
-	db, err := OpenDB(t.Context(), path, 200*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
 	tests := []struct {
-		name, gold, pred string
-		want             bool
-		side, kind       string // the failing side and error kind, "" for none
+		name       string
+		gold, pred each
+		want       bool
+		side, kind string // the failing side and error kind, "" for none
 	}{
-		{"same rows", "SELECT city FROM customers", "SELECT city FROM customers", true, "", ""},
-		{"row order ignored", "SELECT 1 UNION ALL SELECT 2", "SELECT 2 UNION ALL SELECT 1", true, "", ""},
-		{"ORDER BY ignored", "SELECT city FROM customers ORDER BY city", "SELECT city FROM customers ORDER BY city DESC", true, "", ""},
-		{"duplicates ignored", "SELECT DISTINCT city FROM customers", "SELECT city FROM customers", true, "", ""},
-		{"column names ignored", "SELECT 1 AS a", "SELECT 1 AS b", true, "", ""},
-		{"column order matters", "SELECT 1, 'a'", "SELECT 'a', 1", false, "", ""},
-		{"an extra column is wrong", "SELECT 1", "SELECT 1, 2", false, "", ""},
-		{"a missing column is wrong", "SELECT 1, 2", "SELECT 1", false, "", ""},
-		{"a missing row is wrong", "SELECT 1 UNION ALL SELECT 2", "SELECT 1", false, "", ""},
-		{"an extra row is wrong", "SELECT 1", "SELECT 1 UNION ALL SELECT 2", false, "", ""},
-		{"int equals float", "SELECT 1", "SELECT 1.0", true, "", ""},
-		{"int equals float in aggregates", "SELECT count(*) FROM customers", "SELECT sum(1.0) FROM customers", true, "", ""},
-		{"floats compare exactly", "SELECT 0.1 + 0.2", "SELECT 0.3", false, "", ""},
-		{"a half is not rounded", "SELECT 2", "SELECT 2.5", false, "", ""},
-		{"text is not a number", "SELECT 1", "SELECT '1'", false, "", ""},
-		{"text is compared exactly", "SELECT 'London'", "SELECT 'london'", false, "", ""},
-		{"NULL equals NULL in a row", "SELECT NULL, 1", "SELECT NULL, 1.0", true, "", ""},
-		{"NULL is not zero", "SELECT NULL", "SELECT 0", false, "", ""},
-		{"NULL is not empty text", "SELECT NULL", "SELECT ''", false, "", ""},
-		{"empty equals empty", "SELECT 1 WHERE 0", "SELECT 2, 3 WHERE 0", true, "", ""},
-		{"empty prediction is wrong", "SELECT 1", "SELECT 1 WHERE 0", false, "", ""},
-		{"rows against empty gold are wrong", "SELECT 1 WHERE 0", "SELECT 1", false, "", ""},
-		{"predicted timeout", "SELECT 1", forever, false, "predicted", "timeout"},
-		{"gold timeout", forever, "SELECT 1", false, "gold", "gold"},
-		{"predicted error", "SELECT 1", "SELECT nope FROM nowhere", false, "predicted", "sql error"},
-		{"gold error", "SELECT nope FROM nowhere", "SELECT 1", false, "gold", "gold"},
-		{"a write is refused", "SELECT 1", "DELETE FROM customers", false, "predicted", "refused"},
-		{"two statements are refused", "SELECT 1", "SELECT 1; SELECT 2", false, "predicted", "refused"},
+		{"same rows", both("SELECT city FROM customers"), both("SELECT city FROM customers"), true, "", ""},
+		{"row order ignored", both("SELECT 1 UNION ALL SELECT 2"), both("SELECT 2 UNION ALL SELECT 1"), true, "", ""},
+		{"ORDER BY ignored", both("SELECT city FROM customers ORDER BY city"), both("SELECT city FROM customers ORDER BY city DESC"), true, "", ""},
+		{"duplicates ignored", both("SELECT DISTINCT city FROM customers"), both("SELECT city FROM customers"), true, "", ""},
+		{"column names ignored", both("SELECT 1 AS a"), both("SELECT 1 AS b"), true, "", ""},
+		{"column order matters", both("SELECT 1, 'a'"), both("SELECT 'a', 1"), false, "", ""},
+		{"an extra column is wrong", both("SELECT 1"), both("SELECT 1, 2"), false, "", ""},
+		{"a missing column is wrong", both("SELECT 1, 2"), both("SELECT 1"), false, "", ""},
+		{"a missing row is wrong", both("SELECT 1 UNION ALL SELECT 2"), both("SELECT 1"), false, "", ""},
+		{"an extra row is wrong", both("SELECT 1"), both("SELECT 1 UNION ALL SELECT 2"), false, "", ""},
+
+		{"int equals float", both("SELECT 1"), each{"SELECT 1.0", "SELECT 1.0::float8"}, true, "", ""},
+		{"int equals float in aggregates", both("SELECT count(*) FROM customers"),
+			each{"SELECT sum(1.0) FROM customers", "SELECT sum(1.0::float8) FROM customers"}, true, "", ""},
+		{"floats compare exactly", each{"SELECT 0.1 + 0.2", "SELECT 0.1::float8 + 0.2::float8"}, each{"SELECT 0.3", "SELECT 0.3::float8"}, false, "", ""},
+		{"a half is not rounded", both("SELECT 2"), both("SELECT 2.5"), false, "", ""},
+		{"numeric equals integer", each{postgres: "SELECT 1"}, each{postgres: "SELECT 1.00"}, true, "", ""},
+		{"a decimal column equals an integer", both("SELECT price FROM products WHERE id = 4"), both("SELECT 12"), true, "", ""},
+		{"numeric adds exactly", each{postgres: "SELECT 0.1 + 0.2"}, each{postgres: "SELECT 0.3"}, true, "", ""},
+		{"numeric is not the float nearest it", each{postgres: "SELECT 0.1"}, each{postgres: "SELECT 0.1::float8"}, false, "", ""},
+		{"numeric equals a float of its value", each{postgres: "SELECT 0.5"}, each{postgres: "SELECT 0.5::float8"}, true, "", ""},
+		{"long numeric equals itself at another scale", each{postgres: "SELECT num_long FROM types"},
+			each{postgres: "SELECT 123456789012345678901234567890.1234567890"}, true, "", ""},
+		{"long numeric differs in its last digit", each{postgres: "SELECT num_long FROM types"},
+			each{postgres: "SELECT 123456789012345678901234567890.123456788"}, false, "", ""},
+		{"long numeric is not its text", each{postgres: "SELECT num_long FROM types"},
+			each{postgres: "SELECT '123456789012345678901234567890.123456789'"}, false, "", ""},
+		{"16-digit numeric equals bigint", each{postgres: "SELECT 1234567890123456::numeric"}, each{postgres: "SELECT 1234567890123456"}, true, "", ""},
+
+		{"big integer equals itself", both("SELECT 9007199254740993"), both("SELECT 9007199254740993"), true, "", ""},
+		{"big integer column equals the literal", each{postgres: "SELECT i8_big FROM types"}, each{postgres: "SELECT 9007199254740993"}, true, "", ""},
+		{"big integer equals a float of its value", both("SELECT 9007199254740994"),
+			each{"SELECT CAST(9007199254740994 AS REAL)", "SELECT 9007199254740994::float8"}, true, "", ""},
+		{"big integer is not the float nearest it", both("SELECT 9007199254740993"),
+			each{"SELECT CAST(9007199254740993 AS REAL)", "SELECT 9007199254740993::float8"}, false, "", ""},
+		{"big integer equals numeric of its value", each{postgres: "SELECT 9007199254740993"},
+			each{postgres: "SELECT sum(x) FROM (VALUES (9007199254740993)) AS v(x)"}, true, "", ""},
+		{"big integer differs from its neighbour", both("SELECT 9007199254740993"), both("SELECT 9007199254740995"), false, "", ""},
+		// SQLite names no type for an expression: its text of these
+		// digits counts as the integer there (see spelledNumber).
+		{"big integer is not its text", each{postgres: "SELECT 9007199254740993"}, each{postgres: "SELECT '9007199254740993'"}, false, "", ""},
+
+		{"true equals 1", both("SELECT true"), both("SELECT 1"), true, "", ""},
+		{"false equals 0", both("SELECT false"), both("SELECT 0"), true, "", ""},
+		{"a boolean column equals 1", each{postgres: "SELECT bool_t, bool_f FROM types"}, each{postgres: "SELECT 1, 0"}, true, "", ""},
+		{"true is not its text", both("SELECT true"), both("SELECT 'true'"), false, "", ""},
+
+		{"a date equals its text", both("SELECT joined FROM customers WHERE id = 1"), both("SELECT '2021-03-04'"), true, "", ""},
+		{"a timestamp with zone equals itself in another zone", each{postgres: "SELECT TIMESTAMPTZ '2023-01-05 10:00:00+00'"},
+			each{postgres: "SELECT TIMESTAMPTZ '2023-01-05 12:00:00+02'"}, true, "", ""},
+		{"a timestamp is not one with a zone", each{postgres: "SELECT TIMESTAMP '2023-01-05 10:00:00'"},
+			each{postgres: "SELECT TIMESTAMPTZ '2023-01-05 10:00:00+00'"}, false, "", ""},
+		{"timestamps from the same column", each{postgres: `SELECT placed_at FROM "order"`},
+			each{postgres: `SELECT placed_at FROM "order" ORDER BY id DESC`}, true, "", ""},
+
+		{"text is not a number", both("SELECT 1"), both("SELECT '1'"), false, "", ""},
+		{"text is compared exactly", both("SELECT 'London'"), both("SELECT 'london'"), false, "", ""},
+		{"NULL equals NULL in a row", both("SELECT NULL, 1"), both("SELECT NULL, 1.0"), true, "", ""},
+		{"NULL is not zero", both("SELECT NULL"), both("SELECT 0"), false, "", ""},
+		{"NULL is not empty text", both("SELECT NULL"), both("SELECT ''"), false, "", ""},
+		{"empty equals empty", each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false"}, each{"SELECT 2, 3 WHERE 0", "SELECT 2, 3 WHERE false"}, true, "", ""},
+		{"empty prediction is wrong", both("SELECT 1"), each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false"}, false, "", ""},
+		{"rows against empty gold are wrong", each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false"}, both("SELECT 1"), false, "", ""},
+
+		{"predicted timeout", both("SELECT 1"), both(forever), false, "predicted", "timeout"},
+		{"gold timeout", both(forever), both("SELECT 1"), false, "gold", "gold"},
+		{"predicted error", both("SELECT 1"), both("SELECT nope FROM nowhere"), false, "predicted", "sql error"},
+		{"gold error", both("SELECT nope FROM nowhere"), both("SELECT 1"), false, "gold", "gold"},
+		{"predicted error at run time", both("SELECT 1"), each{"SELECT abs(-9223372036854775808)", "SELECT 1 / 0"}, false, "predicted", "sql error"},
+		{"a write is refused", both("SELECT 1"), both("DELETE FROM customers"), false, "predicted", "refused"},
+		{"two statements are refused", both("SELECT 1"), both("SELECT 1; SELECT 2"), false, "predicted", "refused"},
+		{"sleeping is refused", both("SELECT 1"), each{postgres: "SELECT pg_sleep(10)"}, false, "predicted", "refused"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := Score(t.Context(), db, tt.gold, tt.pred)
-			if got != tt.want {
-				t.Errorf("got %v, want %v (error %v)", got, tt.want, err)
+	l := scoreLimits // as OpenDB sets them, with a short timeout
+	l.Timeout = 500 * time.Millisecond
+	for _, e := range dbtest.All(t, &source.Options{Limits: l}) {
+		t.Run(e.Name, func(t *testing.T) {
+			for _, tt := range tests {
+				gold, pred := tt.gold.on(e.Name), tt.pred.on(e.Name)
+				if gold == "" || pred == "" {
+					continue
+				}
+				t.Run(tt.name, func(t *testing.T) {
+					got, err := Score(t.Context(), e.DB, gold, pred)
+					if got != tt.want {
+						t.Errorf("got %v, want %v (error %v)", got, tt.want, err)
+					}
+					var se *SideError
+					switch {
+					case tt.side == "" && err != nil:
+						t.Errorf("got error %v, want none", err)
+					case tt.side != "" && !errors.As(err, &se):
+						t.Errorf("got error %v, want one on the %s side", err, tt.side)
+					case tt.side != "" && (se.Side != tt.side || errorKind(err) != tt.kind):
+						t.Errorf("got %s side, kind %q (%v); want %s, %q", se.Side, errorKind(err), err, tt.side, tt.kind)
+					}
+				})
 			}
-			var se *SideError
-			switch {
-			case tt.side == "" && err != nil:
-				t.Errorf("got error %v, want none", err)
-			case tt.side != "" && !errors.As(err, &se):
-				t.Errorf("got error %v, want one on the %s side", err, tt.side)
-			case tt.side != "" && (se.Side != tt.side || errorKind(err) != tt.kind):
-				t.Errorf("got %s side, kind %q (%v); want %s, %q", se.Side, errorKind(err), err, tt.side, tt.kind)
+			if path := e.DB.Path(); path != "" && dbtest.Fingerprint(t, path) != dbtest.Fingerprint(t, dbtest.SQLiteFile(t)) {
+				t.Error("scoring changed the database")
 			}
 		})
-	}
-	if dbtest.Fingerprint(t, path) != dbtest.Fingerprint(t, dbtest.SQLiteFile(t)) {
-		t.Error("scoring changed the database")
 	}
 }
 
@@ -94,6 +159,7 @@ func TestCellKey(t *testing.T) {
 		{int64(1), 1.0, json.Number("1.00"), true},
 		{0.5, json.Number("0.50")},
 		{int64(-3), json.Number("-3"), -3.0},
+		{int64(1<<53 + 2), json.Number("9007199254740994"), float64(1<<53 + 2)},
 	}
 	for _, vs := range same {
 		for _, v := range vs[1:] {
@@ -113,5 +179,35 @@ func TestCellKey(t *testing.T) {
 	}
 	if rowKey([]any{"a:1", "b"}) == rowKey([]any{"a", "1:b"}) {
 		t.Error("rows with cells split differently share a key")
+	}
+}
+
+func TestSpelledNumber(t *testing.T) {
+	tests := []struct {
+		d    sqlmcp.Dialect
+		typ  string
+		s    string
+		want bool
+	}{
+		{sqlmcp.Postgres, "bigint", "9007199254740993", true},
+		{sqlmcp.Postgres, "numeric", "123456789012345678901234567890.123456789", true},
+		{sqlmcp.Postgres, "numeric", "NaN", false},
+		{sqlmcp.Postgres, "text", "9007199254740993", false},
+		{sqlmcp.Postgres, "character varying", "1234567890.1234567890", false},
+		{sqlmcp.SQLite, "", "9007199254740993", true},
+		{sqlmcp.SQLite, "", "-9007199254740993", true},
+		{sqlmcp.SQLite, "INTEGER", "9007199254740993", true},
+		{sqlmcp.SQLite, "BIGINT", "9007199254740993", true},
+		{sqlmcp.SQLite, "", "9007199254740992", false},  // source sends it as a number
+		{sqlmcp.SQLite, "", "09007199254740993", false}, // not how an integer is written
+		{sqlmcp.SQLite, "", "99999999999999999999", false},
+		{sqlmcp.SQLite, "TEXT", "9007199254740993", false},
+		{sqlmcp.SQLite, "VARCHAR(20)", "9007199254740993", false},
+		{sqlmcp.SQLite, "", "1234567890.1234567890", false},
+	}
+	for _, tt := range tests {
+		if got := spelledNumber(tt.d, source.Column{Type: tt.typ}, tt.s); got != tt.want {
+			t.Errorf("%s %q %q: got %v, want %v", tt.d, tt.typ, tt.s, got, tt.want)
+		}
 	}
 }
