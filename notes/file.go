@@ -139,21 +139,22 @@ func (k kind) text(entries []string) []byte {
 	return []byte(b.String())
 }
 
-// questionID returns N for a heading "Question N", else 0.
+// questionID returns N for a heading "Question N", N a whole number 0 or
+// more, else NoQuestion.
 func questionID(heading string) int {
 	f := strings.Fields(heading)
 	if len(f) != 2 || !strings.EqualFold(f[0], "Question") {
-		return 0
+		return NoQuestion
 	}
 	id, err := strconv.Atoi(f[1])
-	if err != nil {
-		return 0
+	if err != nil || id < 0 {
+		return NoQuestion
 	}
 	return id
 }
 
 func writeHeading(b *strings.Builder, id int, plain string) {
-	if id != 0 {
+	if id >= 0 {
 		fmt.Fprintf(b, "## Question %d\n", id)
 		return
 	}

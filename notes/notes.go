@@ -12,7 +12,7 @@
 // Each file is a "# " title, a few lines for people (ignored when read,
 // rewritten on save), then one entry per "## " heading. "## Question 12"
 // ties an entry to question 12; any other heading marks an entry a person
-// wrote (QuestionID 0), and Save writes such an entry back under a plain
+// wrote (QuestionID NoQuestion), and Save writes such an entry back under a plain
 // heading ("## Lesson", "## Example") or, in explored.md, its tables. Under
 // the heading come "Key: value" lines, a value continued on following
 // lines that are indented, and "Key:" lines followed by a fenced code block
@@ -51,10 +51,14 @@ const (
 	ExploredFile = "explored.md"
 )
 
+// NoQuestion is the QuestionID of an entry tied to no question: one a
+// person wrote.
+const NoQuestion = -1
+
 // Lesson is what the system learned from one wrong answer.
 type Lesson struct {
-	// QuestionID is the question's id in its question set; 0 for an entry
-	// a person wrote.
+	// QuestionID is the question's id in its question set (BIRD's start
+	// at 0); NoQuestion for an entry a person wrote.
 	QuestionID int
 	Question   string
 	Hint       string
@@ -187,9 +191,9 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 }
 
 // Has reports whether a lesson or an example carries questionID. It is
-// false for 0, the id of entries a person wrote.
+// false for NoQuestion, the id of entries a person wrote.
 func (n *Notes) Has(questionID int) bool {
-	if n == nil || questionID == 0 {
+	if n == nil || questionID < 0 {
 		return false
 	}
 	for _, l := range n.Lessons {

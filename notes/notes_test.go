@@ -26,7 +26,7 @@ func awkward() *Notes {
 				WrongSQL:   "SELECT COUNT(*) FROM schools WHERE County = 'Alameda'",
 				SQL:        "SELECT COUNT(*)\nFROM frpm\nWHERE `County Name` = 'Alameda'\n  AND \"Free Meal Count (K-12)\" / \"Enrollment (K-12)\" > 0.5",
 			},
-			{Lesson: "Dates are text in yyyy-mm-dd; compare them as strings."},
+			{QuestionID: NoQuestion, Lesson: "Dates are text in yyyy-mm-dd; compare them as strings."},
 			{
 				QuestionID: 40,
 				Question:   "Which école has the most élèves? 日本語の質問",
@@ -37,7 +37,7 @@ func awkward() *Notes {
 		},
 		Examples: []Example{
 			{QuestionID: 7, Question: "List the top 3 schools by enrollment.", SQL: "SELECT School FROM schools ORDER BY Enrollment DESC LIMIT 3"},
-			{QuestionID: -1, Question: "## not a heading", Hint: "Question 5", SQL: "   indented first line\n\n\nSELECT 2"},
+			{QuestionID: 0, Question: "## not a heading", Hint: "Question 5", SQL: "   indented first line\n\n\nSELECT 2"},
 		},
 		Triplets: []Triplet{
 			{
@@ -204,7 +204,7 @@ func TestLoadHandEdited(t *testing.T) {
 	}
 	want := &Notes{
 		Lessons: []Lesson{
-			{Lesson: "Dates are stored as text; compare with strftime.", SQL: "SELECT strftime('%Y', d) FROM t"},
+			{QuestionID: NoQuestion, Lesson: "Dates are stored as text; compare with strftime.", SQL: "SELECT strftime('%Y', d) FROM t"},
 			{QuestionID: 3, Question: "How many\norders are there?", SQL: "SELECT COUNT(*) FROM orders"},
 		},
 		Triplets: []Triplet{
@@ -277,7 +277,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestHasAndLen(t *testing.T) {
 	n := awkward()
-	for id, want := range map[int]bool{12: true, 40: true, 7: true, -1: true, 0: false, 13: false} {
+	for id, want := range map[int]bool{12: true, 40: true, 7: true, 0: true, NoQuestion: false, 13: false} {
 		if got := n.Has(id); got != want {
 			t.Errorf("Has(%d) = %v, want %v", id, got, want)
 		}
@@ -351,6 +351,8 @@ Queries known to run on this database:
 
 func TestPromptExcludesOwnEntry(t *testing.T) {
 	n := schools()
+	// BIRD numbers questions from 0: question 0 is a question like any other.
+	n.Lessons[1].QuestionID = 0
 	tests := []struct {
 		name     string
 		q        Query
@@ -359,8 +361,10 @@ func TestPromptExcludesOwnEntry(t *testing.T) {
 	}{
 		{"lesson by id", Query{ID: 1, Question: "Count Alameda schools whose free meal rate exceeds one half"},
 			[]string{"Free meal counts are in frpm"}, []string{"SAT scores are in satscores"}},
-		{"lesson by text", Query{Question: "  how many SCHOOLS in alameda county\nhave a free meal rate above 0.5? "},
+		{"lesson by text", Query{ID: NoQuestion, Question: "  how many SCHOOLS in alameda county\nhave a free meal rate above 0.5? "},
 			[]string{"Free meal counts are in frpm"}, []string{"SAT scores are in satscores"}},
+		{"question 0 by id", Query{ID: 0, Question: "Mean SAT math of charter schools"},
+			[]string{"SAT scores are in satscores"}, []string{"Free meal counts are in frpm"}},
 		{"example by id", Query{ID: 10, Question: "How many students are enrolled in schools with a high SAT math score?"},
 			[]string{"Fresno"}, []string{"Which school has the highest SAT math score?"}},
 		{"example by text", Query{ID: 99, Question: "Which   SCHOOL has the highest sat math score?"},
@@ -449,10 +453,10 @@ func TestPromptBudget(t *testing.T) {
 
 	// An entry too big is skipped and a smaller one after it still goes in.
 	big := &Notes{Lessons: []Lesson{
-		{Lesson: "Huge lesson about orders " + strings.Repeat("x", 500)},
-		{Lesson: "Small lesson."},
+		{QuestionID: NoQuestion, Lesson: "Huge lesson about orders " + strings.Repeat("x", 500)},
+		{QuestionID: NoQuestion, Lesson: "Small lesson."},
 	}}
-	got := big.Prompt(Query{Question: "orders"}, 300)
+	got := big.Prompt(Query{ID: NoQuestion, Question: "orders"}, 300)
 	if strings.Contains(got, "Huge") || !strings.Contains(got, "- Small lesson.\n") {
 		t.Errorf("budget 300 with a huge first lesson:\n%s", got)
 	}
@@ -461,9 +465,9 @@ func TestPromptBudget(t *testing.T) {
 	var many Notes
 	for i := range 100 {
 		many.Examples = append(many.Examples, Example{QuestionID: i + 1, Question: "orders " + strings.Repeat("y", 2000)})
-		many.Lessons = append(many.Lessons, Lesson{Lesson: "Lesson " + strings.Repeat("z", 1000)})
+		many.Lessons = append(many.Lessons, Lesson{QuestionID: NoQuestion, Lesson: "Lesson " + strings.Repeat("z", 1000)})
 	}
-	if got := many.Prompt(Query{Question: "orders"}, 0); len(got) > DefaultBudget || len(got) < DefaultBudget/2 {
+	if got := many.Prompt(Query{ID: NoQuestion, Question: "orders"}, 0); len(got) > DefaultBudget || len(got) < DefaultBudget/2 {
 		t.Errorf("budget 0 gave %d bytes, want at most and near %d", len(got), DefaultBudget)
 	}
 }
@@ -514,11 +518,11 @@ func TestPromptRanking(t *testing.T) {
 	// Caps: 8 lessons even unmatched, 4 examples and 4 triplets.
 	var many Notes
 	for i := range 10 {
-		many.Lessons = append(many.Lessons, Lesson{Lesson: "Lesson " + strconv.Itoa(i)})
+		many.Lessons = append(many.Lessons, Lesson{QuestionID: NoQuestion, Lesson: "Lesson " + strconv.Itoa(i)})
 		many.Examples = append(many.Examples, Example{QuestionID: i + 1, Question: "Orders number " + strconv.Itoa(i)})
 		many.Triplets = append(many.Triplets, Triplet{Tables: []string{"orders"}, SQL: "SELECT " + strconv.Itoa(i) + " FROM orders"})
 	}
-	got = many.Prompt(Query{Question: "orders"}, 0)
+	got = many.Prompt(Query{ID: NoQuestion, Question: "orders"}, 0)
 	for heading, want := range map[string]int{"Lessons from past mistakes:": 8, "Solved examples:": 4, "Queries known to run on this database:": 4} {
 		if n := len(sectionItems(got, heading)); n != want {
 			t.Errorf("%s %d items, want %d", heading, n, want)

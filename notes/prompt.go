@@ -10,7 +10,8 @@ import (
 
 // Query is the question a prompt is built for.
 type Query struct {
-	// ID is the question's id in its question set; 0 when it has none.
+	// ID is the question's id in its question set; NoQuestion when it has
+	// none.
 	ID       int
 	Question string
 	Hint     string
@@ -33,7 +34,7 @@ const (
 // left out and the next tried.
 //
 // It never includes q's own entry: a lesson or example whose QuestionID
-// is q.ID (when q.ID is not 0), or whose question equals q.Question
+// is q.ID (when q.ID is not NoQuestion), or whose question equals q.Question
 // ignoring case and spacing. Entries are ranked by BM25 of q's question
 // and hint against each entry's words: its question, hint, lesson line,
 // description, tables and join, and the names in its SQL. It includes up
@@ -51,7 +52,7 @@ func (n *Notes) Prompt(q Query, budget int) string {
 	query := words(q.Question + " " + q.Hint)
 	ownQuestion := normal(q.Question)
 	own := func(id int, question string) bool {
-		return q.ID != 0 && id == q.ID || ownQuestion != "" && normal(question) == ownQuestion
+		return q.ID >= 0 && id == q.ID || ownQuestion != "" && normal(question) == ownQuestion
 	}
 
 	var lessons section
