@@ -236,6 +236,14 @@ type outcome struct {
 // fails, when ctx ends, or when the model never submitted and no query ran
 // without error.
 func (a *Agent) Ask(ctx context.Context, question, hint string) (*Answer, error) {
+	return a.AskWithNotes(ctx, question, hint, "")
+}
+
+// AskWithNotes is Ask with notes for this question: what was learned about
+// the database before (lessons, solved examples, queries known to run). The
+// notes follow the question in the first message, so the system prompt,
+// which the provider caches, stays the same for every question.
+func (a *Agent) AskWithNotes(ctx context.Context, question, hint, notes string) (*Answer, error) {
 	if strings.TrimSpace(question) == "" {
 		return nil, errors.New("no question")
 	}
@@ -244,6 +252,9 @@ func (a *Agent) Ask(ctx context.Context, question, hint string) (*Answer, error)
 	first := "Question: " + question
 	if hint != "" {
 		first += "\nHint: " + hint
+	}
+	if notes = strings.TrimSpace(notes); notes != "" {
+		first += "\n\n" + notes
 	}
 	msgs := []Message{{Role: "user", Blocks: []Block{{Type: "text", Text: first}}}}
 	if a.maxTurns == 1 {

@@ -27,6 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlmcp/sqlmcp/agent"
+	"github.com/sqlmcp/sqlmcp/notes"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -91,10 +92,18 @@ type Prediction struct {
 
 // Options configure Run. Model, Connect and DSN are required.
 type Options struct {
-	// System is "oneshot" (one model call with the schema, no tools) or
-	// "agent" (agent.Ask's loop over the tools). Default "agent".
+	// System is "oneshot" (one model call with the schema, no tools),
+	// "agent" (agent.Ask's loop over the tools) or "experienced" (the agent
+	// with notes: lessons, solved examples and explored queries retrieved
+	// for each question, never the question's own entry). Default "agent".
 	System string
-	Model  agent.Model
+	// Notes is the notes root for the experienced system: each database's
+	// notes are in Notes/<db_id>/ (see package notes). Required for
+	// experienced; a database without notes is answered without.
+	Notes string
+	// NotesBytes bounds the notes added to one question. Default 6000.
+	NotesBytes int
+	Model      agent.Model
 	// MaxTurns caps the agent's model calls per question. Default 8.
 	MaxTurns int
 	// SchemaBytes bounds the one-shot prompt's schema: the table list,
@@ -137,8 +146,11 @@ func Run(ctx context.Context, questions []Question, o *Options) (*Summary, error
 	if system == "" {
 		system = "agent"
 	}
-	if system != "oneshot" && system != "agent" {
-		return nil, fmt.Errorf("eval: unknown system %q: use oneshot or agent", system)
+	switch {
+	case system != "oneshot" && system != "agent" && system != "experienced":
+		return nil, fmt.Errorf("eval: unknown system %q: use oneshot, agent or experienced", system)
+	case system == "experienced" && o.Notes == "":
+		return nil, errors.New("eval: the experienced system needs notes")
 	}
 	if o.Limit > 0 && o.Limit < len(questions) {
 		questions = questions[:o.Limit]
@@ -167,7 +179,7 @@ func Run(ctx context.Context, questions []Question, o *Options) (*Summary, error
 			count++
 		}
 	}
-	r := &runner{o: o, system: system, model: &watched{Model: o.Model}, dbs: map[string]*database{}}
+	r := newRunner(o, system)
 	defer r.close()
 	for _, q := range questions {
 		if seen[q.ID] {
@@ -230,7 +242,8 @@ func (w *watched) reset() { w.calls, w.usage, w.err = 0, agent.Usage{}, nil }
 type database struct {
 	cs      *mcp.ClientSession
 	db      *source.DB
-	agent   *agent.Agent // agent
+	agent   *agent.Agent // agent and experienced
+	notes   *notes.Notes // experienced
 	prompt  string       // oneshot: the system prompt
 	refused int          // agent: guard refusals in the current question
 }
@@ -240,6 +253,10 @@ type runner struct {
 	system string
 	model  *watched
 	dbs    map[string]*database
+}
+
+func newRunner(o *Options, system string) *runner {
+	return &runner{o: o, system: system, model: &watched{Model: o.Model}, dbs: map[string]*database{}}
 }
 
 func (r *runner) close() {
@@ -270,6 +287,11 @@ func (r *runner) open(ctx context.Context, id string) (*database, error) {
 	d := &database{cs: cs, db: db}
 	r.dbs[id] = d
 	switch r.system {
+	case "experienced":
+		if d.notes, err = notes.Load(filepath.Join(r.o.Notes, id)); err != nil {
+			return nil, fmt.Errorf("reading the notes of %s: %w", id, err)
+		}
+		fallthrough
 	case "agent":
 		d.agent, err = agent.New(ctx, cs, &agent.Options{Model: r.model, MaxTurns: r.o.MaxTurns, OnEvent: func(e agent.Event) {
 			if e.Kind == "tool" && e.IsError && strings.Contains(e.Text, "refused: ") {
@@ -296,9 +318,13 @@ func (r *runner) answer(ctx context.Context, q Question) (*Prediction, error) {
 	d.refused = 0
 	start := time.Now()
 	switch r.system {
-	case "agent":
+	case "agent", "experienced":
+		var known string
+		if d.notes != nil {
+			known = d.notes.Prompt(notes.Query{ID: q.ID, Question: q.Question, Hint: q.Evidence}, r.o.NotesBytes)
+		}
 		var ans *agent.Answer
-		if ans, err = d.agent.Ask(ctx, q.Question, q.Evidence); err == nil {
+		if ans, err = d.agent.AskWithNotes(ctx, q.Question, q.Evidence, known); err == nil {
 			p.SQL = ans.SQL
 		}
 	case "oneshot":

@@ -49,7 +49,7 @@ const noModel = "no model to ask: set ANTHROPIC_API_KEY for Claude, or OPENAI_AP
 
 // serveFlags are serve's flags that ask takes too and hands to the server
 // it starts.
-var serveFlags = []string{"db", "demo", "annotations", "schema", "require-readonly-role", "cache-dir", "timeout",
+var serveFlags = []string{"db", "demo", "annotations", "descriptions", "schema", "require-readonly-role", "cache-dir", "timeout",
 	"max-rows", "max-rows-limit", "max-bytes", "max-cell-bytes", "max-concurrency", "log-level"}
 
 // tableRows is how many rows of the result ask prints.

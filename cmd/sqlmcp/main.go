@@ -107,11 +107,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if len(args) > 0 && args[0] == "compare" {
 			return evalCompare(args[1:], stdout)
 		}
-		cfg, err := parseEval(args, stdout, getenv)
+		cfg, err := parseEval(args, stdout, getenv, false)
 		if err != nil || cfg == nil {
 			return err
 		}
 		return runEval(ctx, cfg, stdout, stderr)
+	case "learn":
+		cfg, err := parseEval(args, stdout, getenv, true)
+		if err != nil || cfg == nil {
+			return err
+		}
+		return runLearn(ctx, cfg, stdout, stderr)
+	case "explore":
+		cfg, err := parseExplore(args, stdout, getenv)
+		if err != nil || cfg == nil {
+			return err
+		}
+		return runExplore(ctx, cfg, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
@@ -122,7 +134,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newFlags(&config{}, stdout).PrintDefaults()
 		return nil
 	}
-	return usagef("unknown command %q: the commands are serve, ask, eval, healthcheck, version and help", cmd)
+	return usagef("unknown command %q: the commands are serve, ask, eval, learn, explore, healthcheck, version and help", cmd)
 }
 
 // healthcheck asks a running sqlmcp whether it is up, for images that
@@ -159,14 +171,15 @@ func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 
 // config is what serve needs, from flags and environment.
 type config struct {
-	db          string
-	demo        bool
-	annotations string
-	cacheDir    string
-	schemas     string
-	requireRO   bool
-	limits      sqlmcp.Limits
-	logLevel    string
+	db           string
+	demo         bool
+	annotations  string
+	descriptions string
+	cacheDir     string
+	schemas      string
+	requireRO    bool
+	limits       sqlmcp.Limits
+	logLevel     string
 
 	// maxConcurrency is how many tool calls reach the database at once;
 	// zero for no limit beyond the connection pool.
@@ -198,6 +211,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.db, "db", "", "database: a SQLite file path, a sqlite: or file: URL, or a postgres:// URL (SQLMCP_DB)")
 	fs.BoolVar(&cfg.demo, "demo", false, "serve the bundled demo database, built on first use into the cache directory (SQLMCP_DEMO)")
 	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
+	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
 	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL: the schemas to show, comma-separated (SQLMCP_SCHEMA; default: all but the system ones)")
 	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
 	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
@@ -313,13 +327,9 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 
 	dsn, annotations := cfg.db, cfg.annotations
 	if cfg.demo {
-		dir := cfg.cacheDir
-		if dir == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return usagef("finding a cache directory for the demo: %v (set --cache-dir)", err)
-			}
-			dir = filepath.Join(base, "sqlmcp")
+		dir, err := demoCacheDir(cfg.cacheDir)
+		if err != nil {
+			return err
 		}
 		path, err := demo.Open(dir)
 		if err != nil {
@@ -345,7 +355,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if len(schemas) > 0 && db.Dialect() != sqlmcp.Postgres {
 		return usagef("--schema is for PostgreSQL; a SQLite database has one schema")
 	}
-	cat, err := schema.New(db, &schema.Options{Annotations: annotations, Schemas: schemas})
+	cat, err := schema.New(db, &schema.Options{Annotations: annotations, Descriptions: cfg.descriptions, Schemas: schemas})
 	if err != nil {
 		return usageError{err}
 	}

@@ -1,0 +1,182 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/agent"
+	"github.com/sqlmcp/sqlmcp/notes"
+)
+
+// LearnOptions configure Learn: the fields Run also has mean the same, and
+// Notes is the notes root written to (each database's in Notes/<db_id>/).
+// Model, Connect, DSN and Notes are required.
+type LearnOptions struct {
+	Model    agent.Model
+	MaxTurns int
+	Connect  func(ctx context.Context, dbID string) (*mcp.ClientSession, error)
+	DSN      func(dbID string) (string, error)
+	Notes    string
+	Limit    int
+	// OnQuestion is told of each question learned from: its prediction and
+	// what became of it ("example", "lesson", or "skipped" when the gold
+	// SQL itself failed). Nil for none.
+	OnQuestion func(done, total int, p *Prediction, learned string)
+}
+
+// LearnSummary counts what Learn did in this call.
+type LearnSummary struct {
+	Questions int // answered now
+	Examples  int // solved, kept as examples
+	Lessons   int // answered wrong, a lesson written
+	Skipped   int // the gold SQL failed: nothing to learn from
+	Known     int // already in the notes from an earlier run
+}
+
+// Learn has the agent answer training questions and writes what it learns
+// into each database's notes: a solved question becomes an example; for a
+// wrong answer, the model writes a one-line lesson, kept beside its wrong
+// SQL and the right SQL. The notes are saved after every question, and a
+// question already in them is skipped, so a rerun resumes. It stops with
+// an error when ctx ends or a model call fails.
+func Learn(ctx context.Context, questions []Question, o *LearnOptions) (*LearnSummary, error) {
+	if o.Model == nil || o.Connect == nil || o.DSN == nil || o.Notes == "" {
+		return nil, errors.New("eval: Model, Connect, DSN and Notes are required")
+	}
+	if o.Limit > 0 && o.Limit < len(questions) {
+		questions = questions[:o.Limit]
+	}
+	r := newRunner(&Options{Model: o.Model, MaxTurns: o.MaxTurns, Connect: o.Connect, DSN: o.DSN}, "agent")
+	defer r.close()
+	books := map[string]*notes.Notes{}
+	book := func(id string) (*notes.Notes, error) {
+		if n := books[id]; n != nil {
+			return n, nil
+		}
+		n, err := notes.Load(filepath.Join(o.Notes, id))
+		if err != nil {
+			return nil, fmt.Errorf("reading the notes of %s: %w", id, err)
+		}
+		books[id] = n
+		return n, nil
+	}
+	s := &LearnSummary{}
+	for i, q := range questions {
+		n, err := book(q.DB)
+		if err != nil {
+			return s, err
+		}
+		if n.Has(q.ID) {
+			s.Known++
+			continue
+		}
+		p, err := r.answer(ctx, q)
+		if err != nil {
+			return s, fmt.Errorf("question %d: %w", q.ID, err)
+		}
+		s.Questions++
+		learned := "skipped"
+		switch {
+		case p.Correct:
+			n.Examples = append(n.Examples, notes.Example{QuestionID: q.ID, Question: q.Question, Hint: q.Evidence, SQL: p.SQL})
+			learned = "example"
+			s.Examples++
+		case p.ErrorKind == "gold":
+			s.Skipped++
+		default:
+			lesson, err := r.lesson(ctx, q, p)
+			if err != nil {
+				return s, fmt.Errorf("question %d: writing the lesson: %w", q.ID, err)
+			}
+			n.Lessons = append(n.Lessons, notes.Lesson{QuestionID: q.ID, Question: q.Question, Hint: q.Evidence,
+				Lesson: lesson, WrongSQL: p.SQL, SQL: q.SQL})
+			learned = "lesson"
+			s.Lessons++
+		}
+		if learned != "skipped" {
+			if err := n.Save(filepath.Join(o.Notes, q.DB)); err != nil {
+				return s, fmt.Errorf("saving the notes of %s: %w", q.DB, err)
+			}
+		}
+		if o.OnQuestion != nil {
+			o.OnQuestion(i+1, len(questions), p, learned)
+		}
+	}
+	return s, nil
+}
+
+// lessonSystem asks for one lesson from one mistake.
+const lessonSystem = `You review a wrong answer to a question about a SQL database and write one lesson for next time.
+Reply with the lesson only: one line, at most 40 words, saying what to do differently on this database. Make it general enough to help with other questions: name the tables, columns, values, formats or SQL habits involved. Do not restate the question.`
+
+// previewRows is how many rows of each side's result the lesson prompt shows.
+const previewRows = 3
+
+// lesson asks the model for a one-line lesson from a wrong prediction.
+func (r *runner) lesson(ctx context.Context, q Question, p *Prediction) (string, error) {
+	d := r.dbs[q.DB] // answer opened it
+	var b strings.Builder
+	fmt.Fprintf(&b, "Question: %s\n", q.Question)
+	if q.Evidence != "" {
+		fmt.Fprintf(&b, "Hint: %s\n", q.Evidence)
+	}
+	switch {
+	case strings.TrimSpace(p.SQL) == "":
+		fmt.Fprintf(&b, "\nThe answer gave no SQL: %s\n", p.Error)
+	case p.Error != "":
+		fmt.Fprintf(&b, "\nThe wrong SQL:\n%s\nIt failed: %s\n", p.SQL, p.Error)
+	default:
+		fmt.Fprintf(&b, "\nThe wrong SQL:\n%s\nIt returned other rows than the right SQL: %s\n", p.SQL, r.preview(ctx, d, p.SQL))
+	}
+	fmt.Fprintf(&b, "\nThe right SQL:\n%s\nIt returns: %s\n", q.SQL, r.preview(ctx, d, q.SQL))
+	resp, err := r.model.Complete(ctx, &agent.Request{System: lessonSystem, MaxTokens: 256,
+		Messages: []agent.Message{{Role: "user", Blocks: []agent.Block{{Type: "text", Text: b.String()}}}}})
+	if err != nil {
+		return "", err
+	}
+	return lessonLine(responseText(resp)), nil
+}
+
+// preview describes a query's first rows for the lesson prompt.
+func (r *runner) preview(ctx context.Context, d *database, sql string) string {
+	res, err := d.db.Query(ctx, sql, previewRows)
+	if err != nil {
+		return "(an error: " + err.Error() + ")"
+	}
+	if len(res.Rows) == 0 {
+		return "no rows"
+	}
+	var cols, rows []string
+	for _, c := range res.Columns {
+		cols = append(cols, c.Name)
+	}
+	for _, row := range res.Rows {
+		b, _ := json.Marshal(row)
+		rows = append(rows, string(b))
+	}
+	more := ""
+	if res.Truncated {
+		more = " ..."
+	}
+	return fmt.Sprintf("columns %s; rows %s%s", strings.Join(cols, ", "), strings.Join(rows, "; "), more)
+}
+
+// lessonLine is the first line of a reply with words in it, without a
+// list marker or a "Lesson:" label; a reply without one gives a lesson
+// that points at the SQL beside it.
+func lessonLine(reply string) string {
+	for _, line := range strings.Split(ExtractSQL(reply), "\n") {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*• "))
+		line = strings.TrimSpace(strings.TrimPrefix(line, "Lesson:"))
+		if line != "" {
+			return line
+		}
+	}
+	return "Compare the wrong SQL with the right SQL below: the wrong one returned other rows."
+}
