@@ -21,7 +21,7 @@ var allowed = map[string][]string{
 	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog"},
 	"agent":              {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/anthropics/anthropic-sdk-go/v2", "github.com/anthropics/anthropic-sdk-go/v2/option", "github.com/openai/openai-go/v3", "github.com/openai/openai-go/v3/option"},
 	"demo":               {"github.com/mattn/go-sqlite3"},
-	"eval":               {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/notes", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/agent", "github.com/modelcontextprotocol/go-sdk/mcp"},
+	"eval":               {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/notes", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/agent", "github.com/modelcontextprotocol/go-sdk/mcp"},
 	"chart":              {"golang.org/x/image/font", "golang.org/x/image/font/basicfont", "golang.org/x/image/math/fixed"},
 	"notes":              {},
 	"internal/modeltest": {},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/notes"
+	"github.com/sqlmcp/sqlmcp/schema"
 )
 
 // ExploreOptions configure Explore. Model is required; a zero or negative
@@ -189,9 +190,9 @@ type exploreTable struct {
 // sql writes the table's name as a query may: quoted where it must be.
 func (t *exploreTable) sql() string {
 	if t.schema != "" && strings.HasPrefix(t.name, t.schema+".") {
-		return exploreQuote(t.schema) + "." + exploreQuote(t.name[len(t.schema)+1:])
+		return schema.IdentifierQuote(t.schema) + "." + schema.IdentifierQuote(t.name[len(t.schema)+1:])
 	}
-	return exploreQuote(t.name)
+	return schema.IdentifierQuote(t.name)
 }
 
 // exploreEdge is one foreign key: from's cols reference to's refCols.
@@ -211,7 +212,7 @@ func (e *exploreEdge) other(t string) string {
 func (e *exploreEdge) condition(tables map[string]*exploreTable) string {
 	parts := make([]string, len(e.cols))
 	for i := range e.cols {
-		parts[i] = tables[e.from].sql() + "." + exploreQuote(e.cols[i]) + " = " + tables[e.to].sql() + "." + exploreQuote(e.refCols[i])
+		parts[i] = tables[e.from].sql() + "." + schema.IdentifierQuote(e.cols[i]) + " = " + tables[e.to].sql() + "." + schema.IdentifierQuote(e.refCols[i])
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -538,39 +539,3 @@ func exploreText(res *mcp.CallToolResult) string {
 	}
 	return strings.Join(parts, "\n")
 }
-
-// exploreQuote writes name as SQL needs it, like describe_table's text:
-// bare when it is a lower-case word that is not a keyword, else in double
-// quotes.
-func exploreQuote(name string) string {
-	bare := !exploreKeywords[strings.ToUpper(name)] && name != ""
-	for i, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			bare = false
-		}
-	}
-	if bare {
-		return name
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
-
-// exploreKeywords are the keywords schema.IdentifierQuote quotes (SQLite's
-// list, which covers the common SQL ones); eval does not import schema.
-var exploreKeywords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range strings.Fields(`ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH
-		AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK COLLATE COLUMN COMMIT CONFLICT
-		CONSTRAINT CREATE CROSS CURRENT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DATABASE DEFAULT
-		DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DO DROP EACH ELSE END ESCAPE EXCEPT EXCLUDE
-		EXCLUSIVE EXISTS EXPLAIN FAIL FILTER FIRST FOLLOWING FOR FOREIGN FROM FULL GENERATED GLOB GROUP
-		GROUPS HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER INSERT INSTEAD INTERSECT INTO
-		IS ISNULL JOIN KEY LAST LEFT LIKE LIMIT MATCH MATERIALIZED NATURAL NO NOT NOTHING NOTNULL NULL
-		NULLS OF OFFSET ON OR ORDER OTHERS OUTER OVER PARTITION PLAN PRAGMA PRECEDING PRIMARY QUERY RAISE
-		RANGE RECURSIVE REFERENCES REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RETURNING RIGHT
-		ROLLBACK ROW ROWS SAVEPOINT SELECT SET TABLE TEMP TEMPORARY THEN TIES TO TRANSACTION TRIGGER
-		UNBOUNDED UNION UNIQUE UPDATE USER USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH WITHOUT`) {
-		m[k] = true
-	}
-	return m
-}()

@@ -255,19 +255,42 @@ func evalModel(cfg *evalConfig) agent.Model {
 	return model
 }
 
-// runEval is `sqlmcp eval`: it answers and scores the questions, and
-// prints the summary.
-func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) error {
+// evalRun is what eval and learn share: the questions, their databases,
+// and a way to start a server for each.
+type evalRun struct {
+	questions []eval.Question
+	dbs       *databases
+	connect   func(ctx context.Context, id string) (*mcp.ClientSession, error)
+	close     func()
+}
+
+func newEvalRun(cfg *evalConfig) (*evalRun, error) {
+	if cfg.notes != "" && !cfg.learn && !dirExists(cfg.notes) {
+		return nil, usagef("--notes %s: no such folder; sqlmcp learn and sqlmcp explore write it", cfg.notes)
+	}
 	dbs, err := evalDatabases(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	questions, err := evalQuestions(cfg, dbs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p := newProgress(io.Discard, false)
-	defer p.close()
+	return &evalRun{questions: questions, dbs: dbs, close: p.close,
+		connect: func(ctx context.Context, id string) (*mcp.ClientSession, error) {
+			return connectServer(ctx, &askConfig{serve: dbs.settings(id)}, p)
+		}}, nil
+}
+
+// runEval is `sqlmcp eval`: it answers and scores the questions, and
+// prints the summary.
+func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) error {
+	r, err := newEvalRun(cfg)
+	if err != nil {
+		return err
+	}
+	defer r.close()
 	live := isTerminal(stderr)
 	right := 0
 	opts := &eval.Options{
@@ -275,12 +298,10 @@ func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) err
 		Model:    evalModel(cfg),
 		MaxTurns: cfg.maxTurns,
 		Notes:    cfg.notes,
-		Connect: func(ctx context.Context, id string) (*mcp.ClientSession, error) {
-			return connectServer(ctx, &askConfig{serve: dbs.settings(id)}, p)
-		},
-		DSN:   dbs.dsn,
-		Out:   cfg.out,
-		Limit: cfg.limit,
+		Connect:  r.connect,
+		DSN:      r.dbs.dsn,
+		Out:      cfg.out,
+		Limit:    cfg.limit,
 		OnPrediction: func(done, total int, pr *eval.Prediction) {
 			if pr.Correct {
 				right++
@@ -290,7 +311,7 @@ func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) err
 			}
 		},
 	}
-	s, err := eval.Run(ctx, questions, opts)
+	s, err := eval.Run(ctx, r.questions, opts)
 	if live {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -305,33 +326,26 @@ func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) err
 // runLearn is `sqlmcp learn`: the agent answers the training questions and
 // writes lessons and examples into the notes.
 func runLearn(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) error {
-	dbs, err := evalDatabases(cfg)
+	r, err := newEvalRun(cfg)
 	if err != nil {
 		return err
 	}
-	questions, err := evalQuestions(cfg, dbs)
-	if err != nil {
-		return err
-	}
-	p := newProgress(io.Discard, false)
-	defer p.close()
+	defer r.close()
 	live := isTerminal(stderr)
 	opts := &eval.LearnOptions{
 		Model:    evalModel(cfg),
 		MaxTurns: cfg.maxTurns,
 		Notes:    cfg.notes,
-		Connect: func(ctx context.Context, id string) (*mcp.ClientSession, error) {
-			return connectServer(ctx, &askConfig{serve: dbs.settings(id)}, p)
-		},
-		DSN:   dbs.dsn,
-		Limit: cfg.limit,
+		Connect:  r.connect,
+		DSN:      r.dbs.dsn,
+		Limit:    cfg.limit,
 		OnQuestion: func(done, total int, pr *eval.Prediction, learned string) {
 			if live {
 				fmt.Fprintf(stderr, "\r\033[K%d/%d questions · question %d %s: %s", done, total, pr.QuestionID, verdict(pr), learned)
 			}
 		},
 	}
-	s, err := eval.Learn(ctx, questions, opts)
+	s, err := eval.Learn(ctx, r.questions, opts)
 	if live {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

@@ -307,6 +307,7 @@ func TestLearnExploreErrors(t *testing.T) {
 		{"explore with both", append([]string{"explore", "--demo", "--db", "x.db", "--notes", "n"}, model...), "give --db or --demo, not both"},
 		{"explore bad name", append([]string{"explore", "--db", "x.db", "--notes", "n", "--name", "../x"}, model...), `--name "../x" is not a plain name`},
 		{"explore bad bound", append([]string{"explore", "--demo", "--notes", "n", "--per-cluster", "0"}, model...), "must be 1 or more"},
+		{"experienced without its notes", append([]string{"eval", "--demo", "--system", "experienced", "--notes", filepath.Join(t.TempDir(), "none")}, model...), "no such folder; sqlmcp learn and sqlmcp explore write it"},
 		{"explore without a model", []string{"explore", "--demo", "--notes", "n"}, "no model to ask"},
 	}
 	for _, tt := range tests {
