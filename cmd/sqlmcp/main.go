@@ -6,6 +6,8 @@
 //	sqlmcp serve --db shop.db --http 127.0.0.1:8080 # serve MCP over streamable HTTP at /mcp
 //	sqlmcp ask --db shop.db "who ordered most?"     # a model answers through the tools
 //	sqlmcp eval --demo --system agent               # score a model on the demo's questions
+//	sqlmcp learn --demo --notes notes               # learn lessons and examples from them
+//	sqlmcp explore --demo --notes notes             # explore the database before any question
 //	sqlmcp version
 //
 // Every flag can also come from an SQLMCP_* environment variable; flags
@@ -71,9 +73,15 @@ Usage:
   sqlmcp ask [--db ... | --demo | --server URL] [QUESTION]
                                          answer a question in plain words: a model writes and tests
                                          SQL through the tools (see sqlmcp ask --help)
-  sqlmcp eval [--questions FILE --db-root DIR | --demo] [--system oneshot|agent]
+  sqlmcp eval [--questions FILE --db-root DIR | --dsn-template URL | --demo]
+             [--system oneshot|agent|experienced]
                                          score a model on questions by BIRD's rule; sqlmcp eval
                                          compare DIR_A DIR_B pairs two runs (see sqlmcp eval --help)
+  sqlmcp learn [...] --notes DIR         the agent learns from training questions: lessons from its
+                                         mistakes and solved examples (see sqlmcp learn --help)
+  sqlmcp explore --db PATH|URL --notes DIR
+                                         explore a database before any question: queries that ran
+                                         and returned rows, kept as examples (see sqlmcp explore --help)
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
   sqlmcp version                         print the version
