@@ -8,18 +8,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/modeltest"
 )
 
 // Questions the fake model knows, with the SQL it writes and its answer.
@@ -51,123 +50,53 @@ SQL:
 `
 )
 
-// fakeOpenAI is an OpenAI-compatible Chat Completions server that plays a
-// model: for a question in script it calls list_tables, then run_query
-// with the question's SQL, then submit_answer. Which step it is comes from
-// the conversation it is sent (the number of assistant turns), so it needs
-// no state and answers interleaved questions.
-type fakeOpenAI struct {
-	*httptest.Server
-	calls atomic.Int64
-
-	mu   sync.Mutex
-	seen []string // per request: the step, and what the last tool said
-}
-
-// chatRequest is the part of a Chat Completions request the fake reads.
-type chatRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		ToolCallID string          `json:"tool_call_id"`
-		ToolCalls  []struct {
-			ID       string `json:"id"`
-			Function struct {
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
-	} `json:"messages"`
-	Tools []struct {
-		Function struct {
-			Name string `json:"name"`
-		} `json:"function"`
-	} `json:"tools"`
-}
-
-// text reads a message's content: a string, or an array of text parts.
-func text(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var parts []struct{ Text string }
-	json.Unmarshal(raw, &parts)
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(p.Text)
-	}
-	return b.String()
-}
-
-func newFakeOpenAI(t testing.TB) *fakeOpenAI {
-	f := &fakeOpenAI{}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-			http.Error(w, "not here", http.StatusNotFound)
-			return
+// newFakeOpenAI starts a fake model for ask: for a question in script it
+// calls list_tables, then run_query with the question's SQL, then
+// submit_answer. Which step it is comes from the conversation it is sent
+// (the number of assistant turns), so it needs no state and answers
+// interleaved questions.
+func newFakeOpenAI(t testing.TB) *modeltest.Server {
+	return modeltest.New(t, func(r *modeltest.Request) modeltest.Reply {
+		if !slices.Contains(r.Tools, "run_query") || !slices.Contains(r.Tools, "submit_answer") {
+			return modeltest.Reply{Status: http.StatusBadRequest, Text: fmt.Sprintf("tools %v lack run_query or submit_answer", r.Tools)}
 		}
-		f.calls.Add(1)
-		var req chatRequest
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var tools []string
-		for _, tl := range req.Tools {
-			tools = append(tools, tl.Function.Name)
-		}
-		if !slices.Contains(tools, "run_query") || !slices.Contains(tools, "submit_answer") {
-			http.Error(w, fmt.Sprintf("tools %v lack run_query or submit_answer", tools), http.StatusBadRequest)
-			return
-		}
-		question, step, last := "", 0, ""
-		for _, m := range req.Messages {
-			switch m.Role {
-			case "user":
-				if question == "" {
-					question = strings.TrimPrefix(strings.SplitN(text(m.Content), "\n", 2)[0], "Question: ")
-				}
-			case "assistant":
-				step++
-			case "tool":
-				last = text(m.Content)
-			}
-		}
-		f.mu.Lock()
-		f.seen = append(f.seen, fmt.Sprintf("step %d after: %s", step, last))
-		f.mu.Unlock()
-
-		s, ok := script[question]
-		msg := map[string]any{"role": "assistant", "content": nil}
-		finish := "tool_calls"
-		call := func(name string, args any) {
-			b, _ := json.Marshal(args)
-			msg["tool_calls"] = []map[string]any{{
-				"id": fmt.Sprintf("call_%d", step), "type": "function",
-				"function": map[string]any{"name": name, "arguments": string(b)},
-			}}
+		s, ok := script[askedQuestion(r)]
+		call := func(name string, args any) modeltest.Reply {
+			return modeltest.Reply{Calls: []modeltest.ReplyCall{{Name: name, Args: args}}}
 		}
 		switch {
 		case !ok:
-			msg["content"], finish = "I cannot tell.", "stop"
-		case step == 0:
-			call("list_tables", map[string]any{})
-		case step == 1:
-			call("run_query", map[string]any{"sql": s.sql})
-		default:
-			call("submit_answer", map[string]any{"sql": s.sql, "answer": s.answer})
+			return modeltest.Reply{Text: "I cannot tell."}
+		case r.Steps() == 0:
+			return call("list_tables", map[string]any{})
+		case r.Steps() == 1:
+			return call("run_query", map[string]any{"sql": s.sql})
 		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1700000000, "model": req.Model,
-			"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish}},
-			"usage":   map[string]any{"prompt_tokens": 1000, "completion_tokens": 20, "total_tokens": 1020},
-		})
-	}))
-	t.Cleanup(f.Close)
-	return f
+		return call("submit_answer", map[string]any{"sql": s.sql, "answer": s.answer})
+	})
+}
+
+// askedQuestion is the question the agent asks: the first line of the
+// first user message, without its "Question: " label.
+func askedQuestion(r *modeltest.Request) string {
+	first, _, _ := strings.Cut(r.FirstUser(), "\n")
+	return strings.TrimPrefix(first, "Question: ")
+}
+
+// seenLog says, a line per request the fake was sent, the step and what the
+// last tool said.
+func seenLog(fake *modeltest.Server) string {
+	var lines []string
+	for _, r := range fake.Requests() {
+		last := ""
+		for _, m := range r.Messages {
+			if m.Role == "tool" {
+				last = m.Content
+			}
+		}
+		lines = append(lines, fmt.Sprintf("step %d after: %s", r.Steps(), last))
+	}
+	return strings.Join(lines, "\n")
 }
 
 var testBinaryOnce sync.Once
@@ -197,9 +126,9 @@ func runAsk(t testing.TB, env map[string]string, stdin string, args ...string) (
 	return out.String(), errOut.String(), err
 }
 
-// model returns the flags that point ask at the fake.
-func (f *fakeOpenAI) model() []string {
-	return []string{"--base-url", f.URL + "/v1", "--model", "fake-1"}
+// fakeFlags returns the flags that point ask at fake.
+func fakeFlags(fake *modeltest.Server) []string {
+	return []string{"--base-url", fake.BaseURL(), "--model", "fake-1"}
 }
 
 func TestAsk(t *testing.T) {
@@ -207,20 +136,18 @@ func TestAsk(t *testing.T) {
 	fake := newFakeOpenAI(t)
 	path := dbtest.SQLiteFile(t)
 	want := dbtest.Fingerprint(t, path)
-	stdout, stderr, err := runAsk(t, nil, "", append(fake.model(), "--db", path, citiesQuestion)...)
+	stdout, stderr, err := runAsk(t, nil, "", append(fakeFlags(fake), "--db", path, citiesQuestion)...)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
 	if stdout != citiesAnswer {
 		t.Errorf("got\n%s\nwant\n%s", stdout, citiesAnswer)
 	}
-	if n := fake.calls.Load(); n != 3 {
+	if n := fake.Calls(); n != 3 {
 		t.Errorf("the model was called %d times, want 3", n)
 	}
 	// The model read each tool's result.
-	fake.mu.Lock()
-	seen := strings.Join(fake.seen, "\n")
-	fake.mu.Unlock()
+	seen := seenLog(fake)
 	for _, w := range []string{"step 1 after: 7 tables and views:", `- "Order Items" (table, 5 rows`, "step 2 after: city | customers\nLondon | 2"} {
 		if !strings.Contains(seen, w) {
 			t.Errorf("the model was not sent %q; it saw:\n%s", w, seen)
@@ -238,7 +165,7 @@ func TestAskJSON(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
 	// Everything from the environment this time.
-	env := map[string]string{"SQLMCP_DB": dbtest.SQLiteFile(t), "SQLMCP_BASE_URL": fake.URL + "/v1", "OPENAI_MODEL": "fake-1", "SQLMCP_JSON": "true"}
+	env := map[string]string{"SQLMCP_DB": dbtest.SQLiteFile(t), "SQLMCP_BASE_URL": fake.BaseURL(), "OPENAI_MODEL": "fake-1", "SQLMCP_JSON": "true"}
 	stdout, stderr, err := runAsk(t, env, "", citiesQuestion)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
@@ -263,8 +190,8 @@ func TestAskJSON(t *testing.T) {
 	if fmt.Sprint(got.Columns) != "[city customers]" || fmt.Sprint(got.Rows) != "[[London 2] [Austin 1] [New York 1]]" || got.RowCount != 3 {
 		t.Errorf("got columns %v, rows %v, row count %d", got.Columns, got.Rows, got.RowCount)
 	}
-	if got.Turns != 3 || got.Tokens.Input != 3000 || got.Tokens.Output != 60 || got.Seconds == nil {
-		t.Errorf("got turns %d, tokens %+v, seconds %v; want 3, 3000 in and 60 out, some seconds", got.Turns, got.Tokens, got.Seconds)
+	if in, out := 3*modeltest.PromptTokens, 3*modeltest.CompletionTokens; got.Turns != 3 || got.Tokens.Input != in || got.Tokens.Output != out || got.Seconds == nil {
+		t.Errorf("got turns %d, tokens %+v, seconds %v; want 3, %d in and %d out, some seconds", got.Turns, got.Tokens, got.Seconds, in, out)
 	}
 }
 
@@ -354,7 +281,7 @@ func TestAskChartAndTrace(t *testing.T) {
 	fake := newFakeOpenAI(t)
 	dir := t.TempDir()
 	svg, trace := filepath.Join(dir, "cities.svg"), filepath.Join(dir, "trace.jsonl")
-	stdout, stderr, err := runAsk(t, nil, "", append(fake.model(), "--db", dbtest.SQLiteFile(t), "--chart", svg, "--trace", trace, citiesQuestion)...)
+	stdout, stderr, err := runAsk(t, nil, "", append(fakeFlags(fake), "--db", dbtest.SQLiteFile(t), "--chart", svg, "--trace", trace, citiesQuestion)...)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
@@ -390,7 +317,7 @@ func TestAskChartAndTrace(t *testing.T) {
 
 	// A result that makes no chart says why, and the answer still prints.
 	png := filepath.Join(dir, "orders.png")
-	stdout, stderr, err = runAsk(t, nil, "", append(fake.model(), "--db", dbtest.SQLiteFile(t), "--chart", png, ordersQuestion)...)
+	stdout, stderr, err = runAsk(t, nil, "", append(fakeFlags(fake), "--db", dbtest.SQLiteFile(t), "--chart", png, ordersQuestion)...)
 	if err != nil || !strings.Contains(stdout, "There are 4 orders.") {
 		t.Fatalf("got %v, %q", err, stdout)
 	}
@@ -406,19 +333,19 @@ func TestAskCache(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
 	path, cache := dbtest.SQLiteFile(t), t.TempDir()
-	args := append(fake.model(), "--db", path, "--cache", cache, "--json", citiesQuestion)
+	args := append(fakeFlags(fake), "--db", path, "--cache", cache, "--json", citiesQuestion)
 	first, _, err := runAsk(t, nil, "", args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := fake.calls.Load(); n != 3 {
+	if n := fake.Calls(); n != 3 {
 		t.Fatalf("the first run made %d model calls, want 3", n)
 	}
 	second, stderr, err := runAsk(t, nil, "", args...)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
-	if n := fake.calls.Load(); n != 3 {
+	if n := fake.Calls(); n != 3 {
 		t.Errorf("the rerun made %d model calls, want none", n-3)
 	}
 	var a, b map[string]any
@@ -435,7 +362,7 @@ func TestAskInteractive(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
 	stdin := citiesQuestion + "\n\n" + ordersQuestion + "\n"
-	stdout, stderr, err := runAsk(t, nil, stdin, append(fake.model(), "--db", dbtest.SQLiteFile(t))...)
+	stdout, stderr, err := runAsk(t, nil, stdin, append(fakeFlags(fake), "--db", dbtest.SQLiteFile(t))...)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
@@ -452,7 +379,7 @@ SQL:
 	if stdout != want {
 		t.Errorf("got\n%s\nwant\n%s", stdout, want)
 	}
-	if n := fake.calls.Load(); n != 6 {
+	if n := fake.Calls(); n != 6 {
 		t.Errorf("%d model calls, want 6", n)
 	}
 }
@@ -460,7 +387,7 @@ SQL:
 func TestAskVerbose(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
-	_, stderr, err := runAsk(t, nil, "", append(fake.model(), "--db", dbtest.SQLiteFile(t), "--verbose", citiesQuestion)...)
+	_, stderr, err := runAsk(t, nil, "", append(fakeFlags(fake), "--db", dbtest.SQLiteFile(t), "--verbose", citiesQuestion)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +396,7 @@ func TestAskVerbose(t *testing.T) {
 		"turn 1 · model · ", "turn 1 · list_tables {} · ",
 		"turn 2 · run_query SELECT city, count(*) AS customers FROM customers GROUP BY city ORDER BY customers DESC, city · ",
 		"turn 3 · submit_answer SELECT city, count(*) AS customers", "turn 3 · answer · London has the most customers",
-		"3 turns · 3060 tokens (0 cached) · ",
+		fmt.Sprintf("3 turns · %d tokens (0 cached) · ", 3*(modeltest.PromptTokens+modeltest.CompletionTokens)),
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -481,7 +408,7 @@ func TestAskNotSubmitted(t *testing.T) {
 	t.Parallel()
 	fake := newFakeOpenAI(t)
 	// Two turns: list_tables, run_query, and no turn left to submit.
-	stdout, _, err := runAsk(t, nil, "", append(fake.model(), "--db", dbtest.SQLiteFile(t), "--max-turns", "2", ordersQuestion)...)
+	stdout, _, err := runAsk(t, nil, "", append(fakeFlags(fake), "--db", dbtest.SQLiteFile(t), "--max-turns", "2", ordersQuestion)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,13 +422,13 @@ func TestAskServer(t *testing.T) {
 	fake := newFakeOpenAI(t)
 	s := startHTTP(t, map[string]string{"SQLMCP_AUTH_TOKENS": envToken}, "--db", dbtest.SQLiteFile(t))
 	for _, endpoint := range []string{s.base + "/mcp", s.base} {
-		stdout, stderr, err := runAsk(t, map[string]string{"SQLMCP_TOKEN": envToken}, "", append(fake.model(), "--server", endpoint, citiesQuestion)...)
+		stdout, stderr, err := runAsk(t, map[string]string{"SQLMCP_TOKEN": envToken}, "", append(fakeFlags(fake), "--server", endpoint, citiesQuestion)...)
 		if err != nil || stdout != citiesAnswer {
 			t.Errorf("--server %s: got %v\n%s\nstderr: %s", endpoint, err, stdout, stderr)
 		}
 	}
 	for token, want := range map[string]string{"": "the server wants a token: pass --token or set SQLMCP_TOKEN", "wrong-token-0123456789": "the server refused the token"} {
-		_, _, err := runAsk(t, map[string]string{"SQLMCP_TOKEN": token}, "", append(fake.model(), "--server", s.base+"/mcp", citiesQuestion)...)
+		_, _, err := runAsk(t, map[string]string{"SQLMCP_TOKEN": token}, "", append(fakeFlags(fake), "--server", s.base+"/mcp", citiesQuestion)...)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("token %q: got %v, want %q", token, err, want)
 		}

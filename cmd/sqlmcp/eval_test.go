@@ -6,27 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/eval"
+	"github.com/sqlmcp/sqlmcp/internal/modeltest"
 )
 
-// fakeEval is an OpenAI-compatible server that answers the demo's
-// questions with the SQL answer gives: as the one-shot system's reply (in
-// a code fence) when the request has no tools, else by calling
-// submit_answer at once, and again on every later turn.
-type fakeEval struct {
-	*httptest.Server
-	calls atomic.Int64
-}
-
-func newFakeEval(t testing.TB, answer func(q eval.Question) string) *fakeEval {
+// newFakeEval starts a fake model that answers the demo's questions with
+// the SQL answer gives: as the one-shot system's reply (in a code fence)
+// when the request has no tools, else by calling submit_answer at once,
+// and again on every later turn.
+func newFakeEval(t testing.TB, answer func(q eval.Question) string) *modeltest.Server {
 	qs, err := eval.ParseQuestions(demo.Questions)
 	if err != nil {
 		t.Fatal(err)
@@ -35,47 +29,18 @@ func newFakeEval(t testing.TB, answer func(q eval.Question) string) *fakeEval {
 	for _, q := range qs {
 		byText[q.Question] = q
 	}
-	f := &fakeEval{}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.calls.Add(1)
-		var req chatRequest
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		question, step := "", 0
-		for _, m := range req.Messages {
-			switch {
-			case m.Role == "user" && question == "":
-				question = strings.TrimPrefix(strings.SplitN(text(m.Content), "\n", 2)[0], "Question: ")
-			case m.Role == "assistant":
-				step++
-			}
-		}
+	return modeltest.New(t, func(r *modeltest.Request) modeltest.Reply {
+		question := askedQuestion(r)
 		q, ok := byText[question]
 		if !ok {
-			http.Error(w, fmt.Sprintf("unknown question %q", question), http.StatusBadRequest)
-			return
+			return modeltest.Reply{Status: http.StatusBadRequest, Text: fmt.Sprintf("unknown question %q", question)}
 		}
 		sql := answer(q)
-		msg := map[string]any{"role": "assistant", "content": nil}
-		finish := "tool_calls"
-		if len(req.Tools) == 0 {
-			msg["content"], finish = "```sql\n"+sql+";\n```", "stop"
-		} else {
-			args, _ := json.Marshal(map[string]string{"sql": sql, "answer": "see the result"})
-			msg["tool_calls"] = []map[string]any{{"id": fmt.Sprintf("call_%d", step), "type": "function",
-				"function": map[string]any{"name": "submit_answer", "arguments": string(args)}}}
+		if len(r.Tools) == 0 {
+			return modeltest.Reply{Text: "```sql\n" + sql + ";\n```"}
 		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1700000000, "model": req.Model,
-			"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish}},
-			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-		})
-	}))
-	t.Cleanup(f.Close)
-	return f
+		return modeltest.Reply{Calls: []modeltest.ReplyCall{{Name: "submit_answer", Args: map[string]string{"sql": sql, "answer": "see the result"}}}}
+	})
 }
 
 // evalScript answers question 1 with a write, 5 with SQL that fails, and
@@ -135,7 +100,7 @@ func TestEval(t *testing.T) {
 		fake := newFakeEval(t, evalScript(sys.right))
 		out := filepath.Join(dir, sys.name)
 		args := []string{"--demo", "--cache-dir", cacheDir, "--system", sys.name, "--out", out, "--max-turns", "2",
-			"--base-url", fake.URL + "/v1", "--model", "fake-1"}
+			"--base-url", fake.BaseURL(), "--model", "fake-1"}
 
 		// The first 6 questions, then interrupted mid-line, then resumed to 12.
 		if got, err := runEvalCmd(t, append(args, "--limit", "6")...); err != nil {
@@ -150,12 +115,12 @@ func TestEval(t *testing.T) {
 		}
 		f.WriteString(`{"question_id": 6, "db_id": "de`)
 		f.Close()
-		before := fake.calls.Load()
+		before := fake.Calls()
 		stdout, err := runEvalCmd(t, append(args, "--limit", "12")...)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", sys.name, err, stdout)
 		}
-		calls := fake.calls.Load() - before
+		calls := fake.Calls() - before
 		preds := readPredictions(t, out)
 		if len(preds) != 12 {
 			t.Fatalf("%s: %d predictions after resuming to 12, want 12", sys.name, len(preds))
@@ -217,11 +182,11 @@ func TestEval(t *testing.T) {
 		}
 
 		// The same command again makes no model calls.
-		before = fake.calls.Load()
+		before = fake.Calls()
 		if again, err := runEvalCmd(t, append(args, "--limit", "12")...); err != nil || again != stdout {
 			t.Errorf("%s: rerun: got %v\n%s\nwant\n%s", sys.name, err, again, stdout)
 		}
-		if n := fake.calls.Load() - before; n != 0 {
+		if n := fake.Calls() - before; n != 0 {
 			t.Errorf("%s: the rerun made %d model calls, want none", sys.name, n)
 		}
 	}
@@ -247,14 +212,14 @@ func TestEvalCache(t *testing.T) {
 	fake := newFakeEval(t, evalScript(func(int) bool { return true }))
 	dir, cacheDir := t.TempDir(), t.TempDir()
 	args := []string{"--demo", "--cache-dir", cacheDir, "--system", "oneshot", "--limit", "4", "--cache", filepath.Join(dir, "cache"),
-		"--base-url", fake.URL + "/v1", "--model", "fake-1"}
+		"--base-url", fake.BaseURL(), "--model", "fake-1"}
 	first, err := runEvalCmd(t, append(args, "--out", filepath.Join(dir, "a"))...)
-	if err != nil || fake.calls.Load() != 4 {
-		t.Fatalf("got %v, %d calls:\n%s", err, fake.calls.Load(), first)
+	if err != nil || fake.Calls() != 4 {
+		t.Fatalf("got %v, %d calls:\n%s", err, fake.Calls(), first)
 	}
 	second, err := runEvalCmd(t, append(args, "--out", filepath.Join(dir, "b"))...)
-	if err != nil || fake.calls.Load() != 4 {
-		t.Errorf("a new run with --cache: got %v, %d more calls, want none", err, fake.calls.Load()-4)
+	if err != nil || fake.Calls() != 4 {
+		t.Errorf("a new run with --cache: got %v, %d more calls, want none", err, fake.Calls()-4)
 	}
 	timeless := func(s string) string {
 		var keep []string
