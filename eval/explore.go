@@ -176,6 +176,25 @@ func exploreDefault(n, def int) int {
 	return n
 }
 
+// A table's sample in the prompt: at most this many rows and bytes.
+const (
+	exploreSampleRows  = 3
+	exploreSampleBytes = 1500
+)
+
+// cutText shortens text to at most n bytes, at a line end where it can,
+// and says so.
+func cutText(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	keep := text[:n]
+	if i := strings.LastIndexByte(keep, '\n'); i > 0 {
+		keep = keep[:i]
+	}
+	return strings.ToValidUTF8(keep, "") + "\n(cut)"
+}
+
 // exploreDialect finds the engine in sqlmcp's server instructions:
 // "This server gives read-only access to one sqlite database."
 var exploreDialect = regexp.MustCompile(`(?i)\bone (sqlite|postgres)\b`)
@@ -185,6 +204,7 @@ type exploreTable struct {
 	name   string // as list_tables names it: schema.table outside the search path
 	schema string // PostgreSQL's schema; "" for SQLite
 	text   string // describe_table's text for models
+	sample string // a few of its rows, as run_query shows them; "" if none
 }
 
 // sql writes the table's name as a query may: quoted where it must be.
@@ -287,8 +307,18 @@ func exploreSchema(ctx context.Context, cs *mcp.ClientSession) (map[string]*expl
 		if err := remarshal(res.StructuredContent, &d); err != nil {
 			return nil, nil, fmt.Errorf("describing %s: reading the result: %w", l.Name, err)
 		}
-		tables[l.Name] = &exploreTable{name: l.Name, schema: d.Schema, text: strings.TrimRight(exploreText(res), "\n")}
+		t := &exploreTable{name: l.Name, schema: d.Schema, text: strings.TrimRight(exploreText(res), "\n")}
+		tables[l.Name] = t
 		keys = append(append(keys, d.ForeignKeys...), d.ReferencedBy...)
+		// A few real rows, so that the model filters on values that exist.
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{
+			"sql": "SELECT * FROM " + t.sql() + " LIMIT " + fmt.Sprint(exploreSampleRows), "max_rows": exploreSampleRows}})
+		if err != nil {
+			return nil, nil, fmt.Errorf("sampling %s: %w", l.Name, err)
+		}
+		if !res.IsError {
+			t.sample = cutText(strings.TrimRight(exploreText(res), "\n"), exploreSampleBytes)
+		}
 	}
 	// Keys name tables as list_tables does; a name qualified where the
 	// listing's is not is matched through the table's schema.
@@ -396,7 +426,11 @@ Reply with a JSON list and nothing else:
 		b.WriteString("\nThe tables:\n")
 	}
 	for _, name := range f.tables {
-		fmt.Fprintf(&b, "\n%s\n", tables[name].text)
+		t := tables[name]
+		fmt.Fprintf(&b, "\n%s\n", t.text)
+		if t.sample != "" {
+			fmt.Fprintf(&b, "sample rows:\n%s\n", t.sample)
+		}
 	}
 	if len(f.edges) > 0 {
 		fmt.Fprintf(&b, "\nJoin path: %s\nAs a FROM clause: %s\n", f.join(tables), f.from(tables))

@@ -223,8 +223,8 @@ func TestExplore(t *testing.T) {
 				}
 			}
 
-			// The prompt holds the tables' descriptions and the join, and
-			// offers no tools.
+			// The prompt holds the tables' descriptions, sample rows and the
+			// join, and offers no tools.
 			dialect := map[string]string{"sqlite": "The database is SQLite.", "postgres": "The database is PostgreSQL."}[e.Name]
 			var asked *modeltest.Request
 			for _, r := range fake.Requests() {
@@ -241,6 +241,8 @@ func TestExplore(t *testing.T) {
 			for _, want := range []string{
 				exploreDescribe(t, cs, "Order Items"), exploreDescribe(t, cs, "order"),
 				`Join path: "Order Items".order_id = "order".id`, dialect, "read-only SELECT",
+				// A few real rows of each table, for filters on values that exist.
+				"sample rows:\norder_id | product_id | quantity\n", "sample rows:\nid | customer_id | placed_at | status\n",
 			} {
 				if !strings.Contains(asked.System(), want) {
 					t.Errorf("the prompt lacks %q:\n%s", want, asked.System())
