@@ -393,7 +393,10 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
 	}
 	start().Str("transport", "stdio").Send()
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	// A client that hangs up at once still gets every reply: a call may
+	// wait --timeout for its turn, then run for --timeout.
+	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
+	t := &mcp.IOTransport{Reader: rw, Writer: rw}
 	err = srv.Run(ctx, t)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return err
@@ -425,10 +428,6 @@ func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Log
 		Msg("this role could write: sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds")
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // buildVersion is the release version, or the module version the binary
 // was built from, or "(devel)".
