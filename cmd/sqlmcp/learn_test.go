@@ -53,6 +53,17 @@ func experienceModel(t testing.TB, questions []eval.Question, right func(id int)
 		q, ok := byText[strings.TrimPrefix(first, "Question: ")]
 		return q, ok
 	}
+	// answer is the SQL for the request's question, or false.
+	answer := func(r *modeltest.Request) (string, bool) {
+		q, ok := question(r)
+		if !ok {
+			return "", false
+		}
+		if right(q.ID) {
+			return q.SQL, true
+		}
+		return "SELECT 'wrong'", true
+	}
 	var explored atomic.Int64
 	return modeltest.New(t, func(r *modeltest.Request) modeltest.Reply {
 		switch {
@@ -63,13 +74,9 @@ func experienceModel(t testing.TB, questions []eval.Question, right func(id int)
 			}
 			return modeltest.Reply{Text: fmt.Sprintf("- Lesson: check the table first (lesson-%d)", q.ID)}
 		case strings.Contains(r.System(), "You write one SQL query"):
-			q, ok := question(r)
+			sql, ok := answer(r)
 			if !ok {
 				return modeltest.Reply{Status: 400, Text: "an unknown question"}
-			}
-			sql := "SELECT 'wrong'"
-			if right(q.ID) {
-				sql = q.SQL
 			}
 			return modeltest.Reply{Text: "```sql\n" + sql + "\n```"}
 		case len(r.Tools) == 0:
@@ -86,13 +93,9 @@ func experienceModel(t testing.TB, questions []eval.Question, right func(id int)
 			})
 			return modeltest.Reply{Text: "```json\n" + string(queries) + "\n```"}
 		}
-		q, ok := question(r)
+		sql, ok := answer(r)
 		if !ok {
 			return modeltest.Reply{Status: 400, Text: "an unknown question"}
-		}
-		sql := "SELECT 'wrong'"
-		if right(q.ID) {
-			sql = q.SQL
 		}
 		return modeltest.Reply{Calls: []modeltest.ReplyCall{{Name: "submit_answer", Args: map[string]string{"sql": sql, "answer": "see the result"}}}}
 	})
