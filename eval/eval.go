@@ -84,10 +84,13 @@ type Prediction struct {
 	ErrorKind string `json:"error_kind,omitempty"`
 	// Refused counts statements the guard refused while the system
 	// answered, and the predicted SQL if the scorer's guard refused it.
-	Refused int     `json:"refused,omitempty"`
-	Turns   int     `json:"turns"`
-	Tokens  int     `json:"tokens"`
-	Seconds float64 `json:"seconds"`
+	Refused int `json:"refused,omitempty"`
+	// NotesBytes is how much of the experienced system's notes the
+	// question's prompt held.
+	NotesBytes int     `json:"notes_bytes,omitempty"`
+	Turns      int     `json:"turns"`
+	Tokens     int     `json:"tokens"`
+	Seconds    float64 `json:"seconds"`
 }
 
 // Options configure Run. Model, Connect and DSN are required.
@@ -322,6 +325,7 @@ func (r *runner) answer(ctx context.Context, q Question) (*Prediction, error) {
 		var known string
 		if d.notes != nil {
 			known = d.notes.Prompt(notes.Query{ID: q.ID, Question: q.Question, Hint: q.Evidence}, r.o.NotesBytes)
+			p.NotesBytes = len(known)
 		}
 		var ans *agent.Answer
 		if ans, err = d.agent.AskWithNotes(ctx, q.Question, q.Evidence, known); err == nil {

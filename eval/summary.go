@@ -41,6 +41,10 @@ type Summary struct {
 	MeanSeconds float64 `json:"mean_seconds"`
 	MeanTokens  float64 `json:"mean_tokens"`
 	MeanTurns   float64 `json:"mean_turns"`
+	// WithNotes counts the questions whose prompt held notes, and
+	// MeanNotesBytes their mean size over all questions (experienced).
+	WithNotes      int     `json:"with_notes,omitempty"`
+	MeanNotesBytes float64 `json:"mean_notes_bytes,omitempty"`
 	// Errors counts predictions by error kind (see Prediction.ErrorKind).
 	Errors map[string]int `json:"errors"`
 }
@@ -50,7 +54,7 @@ type Summary struct {
 func Summarize(ps []Prediction) *Summary {
 	s := &Summary{ByDifficulty: map[string]*Tally{}, ByDatabase: map[string]*Tally{}, Errors: map[string]int{}}
 	seen := map[int]bool{}
-	var seconds, tokens, turns float64
+	var seconds, tokens, turns, notesBytes float64
 	for _, p := range ps {
 		if seen[p.QuestionID] {
 			continue
@@ -75,12 +79,17 @@ func Summarize(ps []Prediction) *Summary {
 		seconds += p.Seconds
 		tokens += float64(p.Tokens)
 		turns += float64(p.Turns)
+		notesBytes += float64(p.NotesBytes)
+		if p.NotesBytes > 0 {
+			s.WithNotes++
+		}
 	}
 	if n := float64(s.Questions); n > 0 {
 		s.ValidRate = percent(s.ValidSQL, s.Questions)
 		s.MeanSeconds = round(seconds/n, 2)
 		s.MeanTokens = round(tokens/n, 1)
 		s.MeanTurns = round(turns/n, 2)
+		s.MeanNotesBytes = round(notesBytes/n, 0)
 	}
 	return s
 }
@@ -123,6 +132,9 @@ func (s *Summary) Print(w io.Writer) {
 	printTallies(w, "database", slices.Sorted(maps.Keys(s.ByDatabase)), s.ByDatabase)
 	fmt.Fprintf(w, "valid SQL %.2f %% (%d of %d) · guard refusals %d\n", s.ValidRate, s.ValidSQL, s.Questions, s.Refused)
 	fmt.Fprintf(w, "mean %.2f s · %.0f tokens · %.2f turns per question\n", s.MeanSeconds, s.MeanTokens, s.MeanTurns)
+	if s.System == "experienced" {
+		fmt.Fprintf(w, "notes in %d of %d prompts · mean %.0f bytes\n", s.WithNotes, s.Questions, s.MeanNotesBytes)
+	}
 	if len(s.Errors) > 0 {
 		kinds := slices.Sorted(maps.Keys(s.Errors))
 		sort.SliceStable(kinds, func(i, j int) bool { return s.Errors[kinds[i]] > s.Errors[kinds[j]] })

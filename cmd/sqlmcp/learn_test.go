@@ -183,8 +183,14 @@ func TestLearnExploreExperienced(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval --system experienced: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "system experienced · model openai:fake-1") || !strings.Contains(out, "accuracy 50.00 % (5 of 10)") {
+	if !strings.Contains(out, "system experienced · model openai:fake-1") || !strings.Contains(out, "accuracy 50.00 % (5 of 10)") ||
+		!strings.Contains(out, "notes in 10 of 10 prompts · mean ") {
 		t.Errorf("eval says:\n%s", out)
+	}
+	for id, p := range readPredictions(t, evalOut) {
+		if p.NotesBytes < 100 {
+			t.Errorf("question %d: notes_bytes %d, want the notes' size", id, p.NotesBytes)
+		}
 	}
 	sawTriplet := false
 	for _, r := range fake.Requests()[before:] {
