@@ -23,6 +23,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/chart"
+	"github.com/sqlmcp/sqlmcp/notes"
 )
 
 const askUsage = `sqlmcp ask: answer questions about a database in plain words. A model writes
@@ -34,6 +35,10 @@ Usage:
   sqlmcp ask --server URL [--token T] [QUESTION]   ask a running sqlmcp serve --http
 
 With no QUESTION, ask reads one question per line from stdin until EOF.
+
+With --notes DIR, the agent is the experienced one of sqlmcp eval: each
+question's prompt holds the lessons, solved examples and explored queries
+that sqlmcp learn and sqlmcp explore wrote for this database in DIR/<name>/.
 
 The model: set ANTHROPIC_API_KEY for Claude (default model %s), or
 OPENAI_API_KEY for OpenAI (default model %s), or give --base-url for any
@@ -91,6 +96,7 @@ type askConfig struct {
 	verbose, json            bool
 	trace, cache, chart      string
 	question                 string // "" for questions from stdin
+	notes, name              string // --notes: DIR/<name>/ holds the database's notes
 
 	newModel func() agent.Model // the model, worked out by parseAsk
 }
@@ -114,6 +120,8 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object per question: question, sql, answer, columns, rows, turns, tokens, seconds (SQLMCP_JSON)")
 	fs.StringVar(&cfg.trace, "trace", "", "write every model and tool call to this file as JSON lines, with tokens and timing (SQLMCP_TRACE)")
 	fs.StringVar(&cfg.cache, "cache", "", "keep model replies in this directory, so asking again makes no model calls (SQLMCP_CACHE)")
+	fs.StringVar(&cfg.notes, "notes", "", "the notes sqlmcp learn and sqlmcp explore wrote, one DIR/<name>/ per database: the agent reads this database's (SQLMCP_NOTES)")
+	fs.StringVar(&cfg.name, "name", "", "--notes: the database's name there (SQLMCP_NAME; default: the SQLite file's name without extension, the PostgreSQL database's name, or demo)")
 	fs.StringVar(&cfg.chart, "chart", "", "draw the result as a bar or line chart into this .svg or .png file (SQLMCP_CHART)")
 
 	// serve's own flag values, so checks and help text are serve's.
@@ -173,6 +181,9 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 			u.Path = "/mcp"
 		}
 		cfg.serverURL = u.String()
+		if cfg.notes != "" && cfg.name == "" {
+			return nil, usagef("--notes with --server needs --name: the running server's database, as its notes folder names it")
+		}
 	} else {
 		if given["token"] {
 			return nil, usagef("--token is for --server")
@@ -194,6 +205,20 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 		// The server's own checks, before it is started.
 		if _, err := parseServe(nil, io.Discard, func(k string) string { return env[k] }); err != nil {
 			return nil, err
+		}
+		if cfg.notes != "" && cfg.name == "" {
+			cfg.name = databaseName(db, demo)
+		}
+	}
+	if cfg.notes == "" && cfg.name != "" {
+		return nil, usagef("--name is for --notes")
+	}
+	if cfg.notes != "" {
+		if cfg.name == "" || strings.ContainsAny(cfg.name, `/\`) || cfg.name == "." || cfg.name == ".." {
+			return nil, usagef("--name %q is not a plain name: name the database as its notes folder does", cfg.name)
+		}
+		if dir := filepath.Join(cfg.notes, cfg.name); !dirExists(dir) {
+			return nil, usagef("--notes: no notes for %s at %s; sqlmcp learn and sqlmcp explore write them (or give --name)", cfg.name, dir)
 		}
 	}
 	newModel, err := chooseModel(cfg, getenv)
@@ -276,6 +301,12 @@ func ask(ctx context.Context, cfg *askConfig, stdin io.Reader, stdout, stderr io
 		defer f.Close()
 		opts.Trace = f
 	}
+	var book *notes.Notes
+	if cfg.notes != "" {
+		if book, err = notes.Load(filepath.Join(cfg.notes, cfg.name)); err != nil {
+			return usageError{fmt.Errorf("--notes: %w", err)}
+		}
+	}
 	p.status("reading the schema")
 	a, err := agent.New(ctx, cs, opts)
 	if err != nil {
@@ -284,8 +315,12 @@ func ask(ctx context.Context, cfg *askConfig, stdin io.Reader, stdout, stderr io
 	p.status("")
 
 	one := func(question string) error {
+		known := book.Prompt(notes.Query{ID: notes.NoQuestion, Question: question, Hint: cfg.hint}, 0)
+		if cfg.verbose && known != "" {
+			p.line(fmt.Sprintf("notes: %d bytes from %s", len(known), filepath.Join(cfg.notes, cfg.name)))
+		}
 		p.status("turn 1 · model")
-		ans, err := a.Ask(ctx, question, cfg.hint)
+		ans, err := a.AskWithNotes(ctx, question, cfg.hint, known)
 		p.status("")
 		if err != nil {
 			return err

@@ -223,6 +223,18 @@ func TestLearnExploreExperienced(t *testing.T) {
 	if !sawTriplet {
 		t.Error("no prompt held an explored query")
 	}
+
+	// sqlmcp ask --notes is the experienced agent too.
+	before = fake.Calls()
+	q := qs[11]
+	out, err = runCmd(t, append([]string{"ask", "--demo", "--cache-dir", cacheDir, "--notes", notesDir, "--max-turns", "2", q.Question}, model...)...)
+	if err != nil {
+		t.Fatalf("ask --notes: %v\n%s", err, out)
+	}
+	reqs := fake.Requests()[before:]
+	if len(reqs) == 0 || !strings.Contains(reqs[0].FirstUser(), "Lessons from past mistakes:") || !strings.Contains(reqs[0].FirstUser(), "(lesson-") {
+		t.Errorf("ask --notes: the prompt lacks the notes:\n%v", reqs)
+	}
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -317,6 +329,9 @@ func TestLearnExploreErrors(t *testing.T) {
 		{"explore bad name", append([]string{"explore", "--db", "x.db", "--notes", "n", "--name", "../x"}, model...), `--name "../x" is not a plain name`},
 		{"explore bad bound", append([]string{"explore", "--demo", "--notes", "n", "--per-cluster", "0"}, model...), "must be 1 or more"},
 		{"experienced without its notes", append([]string{"eval", "--demo", "--system", "experienced", "--notes", filepath.Join(t.TempDir(), "none")}, model...), "no such folder; sqlmcp learn and sqlmcp explore write it"},
+		{"ask: a name without notes", append([]string{"ask", "--demo", "--name", "x", "q"}, model...), "--name is for --notes"},
+		{"ask: notes without their folder", append([]string{"ask", "--db", "shop.db", "--notes", t.TempDir(), "q"}, model...), "no notes for shop at "},
+		{"ask: notes with a server need a name", append([]string{"ask", "--server", "http://127.0.0.1:1/mcp", "--notes", t.TempDir(), "q"}, model...), "--notes with --server needs --name"},
 		{"explore without a model", []string{"explore", "--demo", "--notes", "n"}, "no model to ask"},
 	}
 	for _, tt := range tests {
