@@ -616,3 +616,29 @@ func TestSQLLineAndNames(t *testing.T) {
 		t.Errorf("sqlLine of an unclosed quote = %q", got)
 	}
 }
+
+// BenchmarkPrompt ranks the notes of a large question set on one database
+// (BIRD dev has about 140 questions a database) for one question.
+func BenchmarkPrompt(b *testing.B) {
+	for _, size := range []int{150, 1500} {
+		var n Notes
+		for i := range size {
+			s := strconv.Itoa(i)
+			n.Lessons = append(n.Lessons, Lesson{QuestionID: i, Question: "How many schools in county " + s + " have a free meal rate above 0." + s + "?",
+				Lesson: "Free meal counts are in frpm; join schools on CDSCode " + s, WrongSQL: "SELECT COUNT(*) FROM schools WHERE x" + s + " > 1",
+				SQL: "SELECT COUNT(*) FROM frpm JOIN schools ON frpm.CDSCode = schools.CDSCode WHERE `County Name` = 'c" + s + "'"})
+			n.Examples = append(n.Examples, Example{QuestionID: size + i, Question: "What is the SAT math score of school " + s + "?",
+				SQL: "SELECT AvgScrMath FROM satscores WHERE sname = 's" + s + "'"})
+			n.Triplets = append(n.Triplets, Triplet{Tables: []string{"satscores", "schools"}, Join: "satscores.cds = schools.CDSCode",
+				Description: "Average SAT math score of school " + s, SQL: "SELECT AvgScrMath FROM satscores t JOIN schools s ON t.cds = s.CDSCode"})
+		}
+		q := Query{ID: NoQuestion, Question: "What is the average SAT math score of charter schools in Fresno?", Hint: "charter schools refers to Charter = 1"}
+		b.Run(strconv.Itoa(3*size)+" entries", func(b *testing.B) {
+			for b.Loop() {
+				if n.Prompt(q, 0) == "" {
+					b.Fatal("no notes")
+				}
+			}
+		})
+	}
+}
