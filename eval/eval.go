@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,6 +124,9 @@ type Options struct {
 	Out string
 	// Limit answers only the first Limit questions; zero for all.
 	Limit int
+	// Parallel answers this many questions at once, each worker with its
+	// own servers and scorer. Zero means 1.
+	Parallel int
 	// Timeout stops each scored statement. Default Timeout (30 s).
 	Timeout time.Duration
 	// OnPrediction is told of each new prediction, with how many of the
@@ -182,24 +186,26 @@ func Run(ctx context.Context, questions []Question, o *Options) (*Summary, error
 			count++
 		}
 	}
-	r := newRunner(o, system)
-	defer r.close()
+	var todo []Question
 	for _, q := range questions {
-		if seen[q.ID] {
-			continue
+		if !seen[q.ID] {
+			todo = append(todo, q)
 		}
-		p, err := r.answer(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("question %d: %w", q.ID, err)
-		}
+	}
+	answer := func(ctx context.Context, r *runner, q Question) (*Prediction, error) { return r.answer(ctx, q) }
+	err = parallel(ctx, todo, o.Parallel, func() *runner { return newRunner(o, system) }, answer, func(p *Prediction) error {
 		b, _ := json.Marshal(p)
 		if _, err := f.Write(append(b, '\n')); err != nil {
-			return nil, fmt.Errorf("writing %s: %w", path, err)
+			return fmt.Errorf("writing %s: %w", path, err)
 		}
 		count++
 		if o.OnPrediction != nil {
 			o.OnPrediction(count, len(questions), p)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	all, err := ReadPredictions(path)
 	if err != nil {
@@ -269,11 +275,15 @@ func (r *runner) close() {
 	}
 }
 
-// open starts the database's server and scorer on first use.
+// open starts the database's server and scorer on first use. A runner
+// keeps one database open: question sets come grouped by database, and
+// parallel workers would otherwise each keep a server for every one.
 func (r *runner) open(ctx context.Context, id string) (*database, error) {
 	if d := r.dbs[id]; d != nil {
 		return d, nil
 	}
+	r.close()
+	r.dbs = map[string]*database{}
 	dsn, err := r.o.DSN(id)
 	if err != nil {
 		return nil, err
@@ -527,4 +537,72 @@ func readPredictions(path string) ([]Prediction, int64, error) {
 		}
 		ps = append(ps, p)
 	}
+}
+
+// parallel has n workers (at least one) do work on each question, each
+// worker with its own runner, and hands each result to done, one at a
+// time, in the order they finish. The first error, from work or done, or
+// the end of ctx, stops every worker; parallel returns it once they have
+// stopped.
+func parallel[T any](ctx context.Context, qs []Question, n int, newRunner func() *runner,
+	work func(context.Context, *runner, Question) (T, error), done func(T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		once     sync.Once
+		firstErr error
+	)
+	fail := func(err error) {
+		once.Do(func() { firstErr = err })
+		cancel()
+	}
+	next := make(chan Question)
+	out := make(chan T)
+	var wg sync.WaitGroup
+	for range max(1, min(n, len(qs))) {
+		wg.Go(func() {
+			r := newRunner()
+			defer r.close()
+			for q := range next {
+				v, err := work(ctx, r, q)
+				if err != nil {
+					// The first failure is the one kept; those it causes
+					// by stopping the others come after it.
+					fail(fmt.Errorf("question %d: %w", q.ID, err))
+					return
+				}
+				select {
+				case out <- v:
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+	}
+	go func() {
+		defer close(next)
+		for _, q := range qs {
+			select {
+			case next <- q:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	for v := range out {
+		if ctx.Err() != nil {
+			continue // stopping: drain what the workers still hand over
+		}
+		if err := done(v); err != nil {
+			fail(err)
+		}
+	}
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return firstErr
 }

@@ -24,6 +24,7 @@ type LearnOptions struct {
 	DSN      func(dbID string) (string, error)
 	Notes    string
 	Limit    int
+	Parallel int
 	// OnQuestion is told of each question learned from: its prediction and
 	// what became of it ("example", "lesson", or "skipped" when the gold
 	// SQL itself failed). Nil for none.
@@ -43,8 +44,9 @@ type LearnSummary struct {
 // into each database's notes: a solved question becomes an example; for a
 // wrong answer, the model writes a one-line lesson, kept beside its wrong
 // SQL and the right SQL. The notes are saved after every question, and a
-// question already in them is skipped, so a rerun resumes. It stops with
-// an error when ctx ends or a model call fails.
+// question already in them is skipped, so a rerun resumes. With Parallel
+// above 1, that many questions are answered at once. It stops with an
+// error when ctx ends or a model call fails.
 func Learn(ctx context.Context, questions []Question, o *LearnOptions) (*LearnSummary, error) {
 	if o.Model == nil || o.Connect == nil || o.DSN == nil || o.Notes == "" {
 		return nil, errors.New("eval: Model, Connect, DSN and Notes are required")
@@ -52,63 +54,75 @@ func Learn(ctx context.Context, questions []Question, o *LearnOptions) (*LearnSu
 	if o.Limit > 0 && o.Limit < len(questions) {
 		questions = questions[:o.Limit]
 	}
-	r := newRunner(&Options{Model: o.Model, MaxTurns: o.MaxTurns, Connect: o.Connect, DSN: o.DSN}, "agent")
-	defer r.close()
 	books := map[string]*notes.Notes{}
-	book := func(id string) (*notes.Notes, error) {
-		if n := books[id]; n != nil {
-			return n, nil
-		}
-		n, err := notes.Load(filepath.Join(o.Notes, id))
-		if err != nil {
-			return nil, fmt.Errorf("reading the notes of %s: %w", id, err)
-		}
-		books[id] = n
-		return n, nil
-	}
+	var todo []Question
 	s := &LearnSummary{}
-	for i, q := range questions {
-		n, err := book(q.DB)
-		if err != nil {
-			return s, err
+	for _, q := range questions {
+		n := books[q.DB]
+		if n == nil {
+			var err error
+			if n, err = notes.Load(filepath.Join(o.Notes, q.DB)); err != nil {
+				return s, fmt.Errorf("reading the notes of %s: %w", q.DB, err)
+			}
+			books[q.DB] = n
 		}
 		if n.Has(q.ID) {
 			s.Known++
-			continue
+		} else {
+			todo = append(todo, q)
 		}
+	}
+	// Workers answer, and write lessons; the notes are changed and saved
+	// here, one question at a time.
+	type learned struct {
+		q      Question
+		p      *Prediction
+		lesson string
+	}
+	work := func(ctx context.Context, r *runner, q Question) (*learned, error) {
 		p, err := r.answer(ctx, q)
 		if err != nil {
-			return s, fmt.Errorf("question %d: %w", q.ID, err)
+			return nil, err
 		}
+		l := &learned{q: q, p: p}
+		if !p.Correct && p.ErrorKind != "gold" {
+			if l.lesson, err = r.lesson(ctx, q, p); err != nil {
+				return nil, fmt.Errorf("writing the lesson: %w", err)
+			}
+		}
+		return l, nil
+	}
+	opts := &Options{Model: o.Model, MaxTurns: o.MaxTurns, Connect: o.Connect, DSN: o.DSN}
+	done := s.Known
+	err := parallel(ctx, todo, o.Parallel, func() *runner { return newRunner(opts, "agent") }, work, func(l *learned) error {
+		q, p, n := l.q, l.p, books[l.q.DB]
 		s.Questions++
-		learned := "skipped"
+		kind := "skipped"
 		switch {
 		case p.Correct:
 			n.Examples = append(n.Examples, notes.Example{QuestionID: q.ID, Question: q.Question, Hint: q.Evidence, SQL: p.SQL})
-			learned = "example"
+			kind = "example"
 			s.Examples++
 		case p.ErrorKind == "gold":
 			s.Skipped++
 		default:
-			lesson, err := r.lesson(ctx, q, p)
-			if err != nil {
-				return s, fmt.Errorf("question %d: writing the lesson: %w", q.ID, err)
-			}
 			n.Lessons = append(n.Lessons, notes.Lesson{QuestionID: q.ID, Question: q.Question, Hint: q.Evidence,
-				Lesson: lesson, WrongSQL: p.SQL, SQL: q.SQL})
-			learned = "lesson"
+				Lesson: l.lesson, WrongSQL: p.SQL, SQL: q.SQL})
+			kind = "lesson"
 			s.Lessons++
 		}
-		if learned != "skipped" {
+		if kind != "skipped" {
 			if err := n.Save(filepath.Join(o.Notes, q.DB)); err != nil {
-				return s, fmt.Errorf("saving the notes of %s: %w", q.DB, err)
+				return fmt.Errorf("saving the notes of %s: %w", q.DB, err)
 			}
 		}
+		done++
 		if o.OnQuestion != nil {
-			o.OnQuestion(i+1, len(questions), p, learned)
+			o.OnQuestion(done, len(questions), p, kind)
 		}
-	}
-	return s, nil
+		return nil
+	})
+	return s, err
 }
 
 // lessonSystem asks for one lesson from one mistake.

@@ -71,6 +71,7 @@ type evalConfig struct {
 	system            string
 	notes             string
 	limit, maxTurns   int
+	parallel          int
 	out, cache        string
 	model             askConfig // provider, model and base URL
 	newModel          func() agent.Model
@@ -103,6 +104,7 @@ func parseEval(args []string, stdout io.Writer, getenv func(string) string, lear
 	fs.IntVar(&cfg.limit, "limit", 0, "answer only the first N questions; 0 for all (SQLMCP_LIMIT)")
 	fs.StringVar(&cfg.cache, "cache", "", "keep model replies in this directory, so a rerun makes no model calls (SQLMCP_CACHE)")
 	fs.IntVar(&cfg.maxTurns, "max-turns", 8, "the agent's most model calls for one question (SQLMCP_MAX_TURNS)")
+	fs.IntVar(&cfg.parallel, "parallel", 1, "answer this many questions at once, each with its own server (SQLMCP_PARALLEL)")
 	modelFlags(fs, &cfg.model)
 	if ok, err := parseArgs(fs, args, stdout, help, "sqlmcp "+name+" --help", getenv); !ok {
 		return nil, err
@@ -130,6 +132,8 @@ func parseEval(args []string, stdout io.Writer, getenv func(string) string, lear
 		return nil, usagef("--limit must be 0 (all) or more, not %d", cfg.limit)
 	case cfg.maxTurns < 1:
 		return nil, usagef("--max-turns must be 1 or more, not %d", cfg.maxTurns)
+	case cfg.parallel < 1:
+		return nil, usagef("--parallel must be 1 or more, not %d", cfg.parallel)
 	}
 	if cfg.out == "" && !learn {
 		cfg.out = "eval-" + cfg.system
@@ -302,6 +306,7 @@ func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) err
 		DSN:      r.dbs.dsn,
 		Out:      cfg.out,
 		Limit:    cfg.limit,
+		Parallel: cfg.parallel,
 		OnPrediction: func(done, total int, pr *eval.Prediction) {
 			if pr.Correct {
 				right++
@@ -339,6 +344,7 @@ func runLearn(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) er
 		Connect:  r.connect,
 		DSN:      r.dbs.dsn,
 		Limit:    cfg.limit,
+		Parallel: cfg.parallel,
 		OnQuestion: func(done, total int, pr *eval.Prediction, learned string) {
 			if live {
 				fmt.Fprintf(stderr, "\r\033[K%d/%d questions · question %d %s: %s", done, total, pr.QuestionID, verdict(pr), learned)

@@ -90,16 +90,17 @@ func TestEval(t *testing.T) {
 	t.Parallel()
 	cacheDir, dir := t.TempDir(), t.TempDir()
 	systems := []struct {
-		name  string
-		right func(id int) bool
+		name     string
+		right    func(id int) bool
+		parallel string
 	}{
-		{"oneshot", func(id int) bool { return id%3 == 0 }},
-		{"agent", func(id int) bool { return id%2 == 0 }},
+		{"oneshot", func(id int) bool { return id%3 == 0 }, "1"},
+		{"agent", func(id int) bool { return id%2 == 0 }, "4"}, // answered four at a time
 	}
 	for _, sys := range systems {
 		fake := newFakeEval(t, evalScript(sys.right))
 		out := filepath.Join(dir, sys.name)
-		args := []string{"--demo", "--cache-dir", cacheDir, "--system", sys.name, "--out", out, "--max-turns", "2",
+		args := []string{"--demo", "--cache-dir", cacheDir, "--system", sys.name, "--out", out, "--max-turns", "2", "--parallel", sys.parallel,
 			"--base-url", fake.BaseURL(), "--model", "fake-1"}
 
 		// The first 6 questions, then interrupted mid-line, then resumed to 12.

@@ -111,7 +111,7 @@ func TestLearnExploreExperienced(t *testing.T) {
 	cacheDir, dir := t.TempDir(), t.TempDir()
 	notesDir := filepath.Join(dir, "notes")
 	model := []string{"--base-url", fake.BaseURL(), "--model", "fake-1"}
-	learn := append([]string{"learn", "--demo", "--cache-dir", cacheDir, "--notes", notesDir, "--limit", "10", "--max-turns", "2"}, model...)
+	learn := append([]string{"learn", "--demo", "--cache-dir", cacheDir, "--notes", notesDir, "--limit", "10", "--max-turns", "2", "--parallel", "3"}, model...)
 
 	// Learn from questions 0-9: the even ones are solved, the odd ones wrong.
 	out, err := runCmd(t, learn...)
@@ -250,6 +250,39 @@ func byQuestion(qs []eval.Question, prompt string) (eval.Question, bool) {
 	return eval.Question{}, false
 }
 
+// A failed model call stops a parallel run; what was answered is kept whole,
+// and the next run answers the rest.
+func TestEvalParallelStops(t *testing.T) {
+	t.Parallel()
+	qs, err := eval.ParseQuestions(demo.Questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := experienceModel(t, qs[:10], func(int) bool { return true }) // questions 10 on fail
+	cacheDir, out := t.TempDir(), filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--demo", "--cache-dir", cacheDir, "--out", out, "--parallel", "4", "--max-turns", "2",
+		"--base-url", fake.BaseURL(), "--model", "fake-1"}
+	got, err := runCmd(t, append(args, "--limit", "16")...)
+	if err == nil || !strings.Contains(err.Error(), "the model failed") {
+		t.Fatalf("a run with failing model calls: got %v\n%s", err, got)
+	}
+	preds := readPredictions(t, out)
+	if len(preds) > 10 {
+		t.Errorf("%d predictions, but only 10 questions could be answered", len(preds))
+	}
+	for id, p := range preds {
+		if id >= 10 || !p.Correct {
+			t.Errorf("question %d: %+v", id, p)
+		}
+	}
+	if got, err := runCmd(t, append(args, "--limit", "10")...); err != nil || !strings.Contains(got, "accuracy 100.00 % (10 of 10)") {
+		t.Errorf("the rerun: %v\n%s", err, got)
+	}
+	if n := len(readPredictions(t, out)); n != 10 {
+		t.Errorf("%d predictions after the rerun, want 10", n)
+	}
+}
+
 func TestEvalPostgres(t *testing.T) {
 	t.Parallel()
 	dsn := dbtest.PostgresDSN(t)
@@ -332,6 +365,7 @@ func TestLearnExploreErrors(t *testing.T) {
 		{"ask: a name without notes", append([]string{"ask", "--demo", "--name", "x", "q"}, model...), "--name is for --notes"},
 		{"ask: notes without their folder", append([]string{"ask", "--db", "shop.db", "--notes", t.TempDir(), "q"}, model...), "no notes for shop at "},
 		{"ask: notes with a server need a name", append([]string{"ask", "--server", "http://127.0.0.1:1/mcp", "--notes", t.TempDir(), "q"}, model...), "--notes with --server needs --name"},
+		{"parallel below one", append([]string{"eval", "--demo", "--parallel", "0"}, model...), "--parallel must be 1 or more"},
 		{"explore without a model", []string{"explore", "--demo", "--notes", "n"}, "no model to ask"},
 	}
 	for _, tt := range tests {
