@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/modeltest"
 )
 
 // asked is one question put to an agent over a fake model and real sqlmcp.
@@ -31,7 +32,7 @@ type asked struct {
 
 // ask starts sqlmcp and a fake model scripted with turns, and asks one
 // question. o may be nil; its Model is filled in.
-func ask(t *testing.T, p provider, o *agent.Options, question, hint string, turns ...[]agent.Block) asked {
+func ask(t *testing.T, p provider, o *agent.Options, question, hint string, turns ...modeltest.Reply) asked {
 	t.Helper()
 	f := newFake(t, p, turns...)
 	return askOn(t, f, serve(t, nil), o, question, hint)
@@ -56,7 +57,7 @@ func askOn(t *testing.T, f *fake, cs *mcp.ClientSession, o *agent.Options, quest
 // eachProvider runs test once per wire protocol.
 func eachProvider(t *testing.T, test func(t *testing.T, p provider)) {
 	for _, p := range providers {
-		t.Run(p.name, func(t *testing.T) {
+		t.Run(p.Name, func(t *testing.T) {
 			t.Parallel()
 			test(t, p)
 		})
@@ -66,7 +67,7 @@ func eachProvider(t *testing.T, test func(t *testing.T, p provider)) {
 const shippedSQL = `SELECT count(*) AS shipped FROM "order" WHERE status = 'shipped'`
 
 // straight is a run that explores, queries, and submits.
-var straight = [][]agent.Block{
+var straight = []modeltest.Reply{
 	turn(text("Let me see how statuses are written."), use("tu_1", "distinct_values", `{"table":"order","column":"status"}`)),
 	turn(query("tu_2", shippedSQL)),
 	turn(submit("tu_3", shippedSQL, "Two orders have shipped.")),
@@ -80,7 +81,7 @@ func TestStraightRun(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "env-key")
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
 	for _, p := range providers {
-		t.Run(p.name, func(t *testing.T) {
+		t.Run(p.Name, func(t *testing.T) {
 			r := ask(t, p, nil, "How many orders have shipped?", "shipped means status 'shipped'", straight...)
 			if r.err != nil {
 				t.Fatal(r.err)
@@ -91,7 +92,7 @@ func TestStraightRun(t *testing.T) {
 				Columns: []string{"shipped"}, ColumnTypes: []string{""}, Rows: [][]any{{2.0}}, RowCount: 1,
 				Turns: 3, Submitted: true,
 			}
-			switch p.name {
+			switch p.Name {
 			case "anthropic":
 				want.Usage = agent.Usage{Input: 300, Output: 60, CacheWrite: 1000, CacheRead: 2000}
 			case "openai":
@@ -104,17 +105,17 @@ func TestStraightRun(t *testing.T) {
 				t.Errorf("Seconds = %v, want the wall time", r.ans.Seconds)
 			}
 
-			reqs := r.f.requests()
+			reqs := r.f.Bodies()
 			if len(reqs) != 3 {
 				t.Fatalf("%d model calls, want 3", len(reqs))
 			}
-			for i, h := range r.f.hdrs {
+			for i, h := range r.f.Headers() {
 				if got := h.Get("Authorization"); got != "Bearer test-key" {
 					t.Errorf("request %d: Authorization %q, want the key from the options", i+1, got)
 				}
 			}
 			first := reqs[0]
-			sys := p.system(first)
+			sys := p.System(first)
 			for _, want := range []string{
 				"submit_answer", "distinct_values", "The database is SQLite", `double quotes ("Order Items", "order")`,
 				"This server gives read-only access to one sqlite database", // the server's instructions
@@ -126,10 +127,10 @@ func TestStraightRun(t *testing.T) {
 					t.Errorf("the system prompt lacks %q:\n%s", want, sys)
 				}
 			}
-			if got := p.userText(first); got != "Question: How many orders have shipped?\nHint: shipped means status 'shipped'" {
+			if got := p.UserText(first); got != "Question: How many orders have shipped?\nHint: shipped means status 'shipped'" {
 				t.Errorf("first user message %q", got)
 			}
-			tools := p.tools(first)
+			tools := p.Tools(first)
 			var names []string
 			for n := range tools {
 				names = append(names, n)
@@ -144,13 +145,13 @@ func TestStraightRun(t *testing.T) {
 				len(obj(sub["properties"])) != 2 {
 				t.Errorf("submit_answer's schema is not strict: %v", sub)
 			}
-			if p.name == "openai" && sub["x-strict"] != true {
+			if p.Name == "openai" && sub["x-strict"] != true {
 				t.Errorf("submit_answer is not sent with strict: true")
 			}
 			if rq := tools["run_query"]; !slices.Contains(toStrings(rq["required"]), "sql") {
 				t.Errorf("run_query's schema did not come from the server: %v", rq)
 			}
-			if p.name == "anthropic" {
+			if p.Name == "anthropic" {
 				if obj(arr(first["system"])[0])["cache_control"] == nil {
 					t.Error("no cache_control on the system prompt")
 				}
@@ -160,11 +161,11 @@ func TestStraightRun(t *testing.T) {
 				}
 			}
 
-			got := p.results(reqs[1])
+			got := p.Results(reqs[1])
 			if len(got) != 1 || got[0].ID != "tu_1" || got[0].IsError || !strings.Contains(got[0].Text, "- 'shipped': 2") {
 				t.Errorf("request 2's tool results: %+v", got)
 			}
-			got = p.results(reqs[2])
+			got = p.Results(reqs[2])
 			if len(got) != 1 || got[0].ID != "tu_2" || got[0].IsError || got[0].Text != "shipped\n2\n(1 row)\n" {
 				t.Errorf("request 3's tool results: %+v", got)
 			}
@@ -195,13 +196,13 @@ func TestFailingToolFixed(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		reqs := r.f.requests()
-		got := p.results(reqs[1])
+		reqs := r.f.Bodies()
+		got := p.Results(reqs[1])
 		if len(got) != 1 || !got[0].IsError || !strings.Contains(got[0].Text, "no such column: mail") ||
 			!strings.Contains(got[0].Text, "customers.email") {
 			t.Errorf("the error the model read: %+v", got)
 		}
-		if p.name == "anthropic" {
+		if p.Name == "anthropic" {
 			// The wire form: is_error set on the tool_result block.
 			msgs := arr(reqs[1]["messages"])
 			b := obj(arr(obj(msgs[len(msgs)-1])["content"])[0])
@@ -209,7 +210,7 @@ func TestFailingToolFixed(t *testing.T) {
 				t.Errorf("tool_result block %v, want is_error true", b)
 			}
 		}
-		if got := p.results(reqs[2]); len(got) != 1 || got[0].IsError {
+		if got := p.Results(reqs[2]); len(got) != 1 || got[0].IsError {
 			t.Errorf("the fixed query's result: %+v", got)
 		}
 		if r.ans.SQL != fixed || !r.ans.Submitted || r.ans.Rows[0][0] != "ada@example.com" {
@@ -270,13 +271,13 @@ func TestParallelToolCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := p.results(f.requests()[1])
-		want := []toolResult{{ID: "c1", Text: "n\n4\n(1 row)\n"}, {ID: "c2", Text: "n\n1\n(1 row)\n"}}
+		got := p.Results(f.Bodies()[1])
+		want := []modeltest.ToolResult{{ID: "c1", Text: "n\n4\n(1 row)\n"}, {ID: "c2", Text: "n\n1\n(1 row)\n"}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("results in one message, in call order (-want +got):\n%s", diff)
 		}
-		if p.name == "anthropic" {
-			msgs := arr(f.requests()[1]["messages"])
+		if p.Name == "anthropic" {
+			msgs := arr(f.Bodies()[1]["messages"])
 			if len(msgs) != 3 {
 				t.Errorf("%d messages, want question, calls, results", len(msgs))
 			}
@@ -297,7 +298,7 @@ func TestSubmitFailingSQL(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		got := p.results(r.f.requests()[1])
+		got := p.Results(r.f.Bodies()[1])
 		if len(got) != 1 || !got[0].IsError || !strings.Contains(got[0].Text, "not accepted") ||
 			!strings.Contains(got[0].Text, "no such column: nme") {
 			t.Errorf("the failed submission's result: %+v", got)
@@ -319,7 +320,7 @@ func TestSubmitEmptyResult(t *testing.T) {
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
-			got := p.results(r.f.requests()[1])
+			got := p.Results(r.f.Bodies()[1])
 			if len(got) != 1 || got[0].IsError || !strings.Contains(got[0].Text, "returned no rows. Double-check") {
 				t.Errorf("the double-check: %+v", got)
 			}
@@ -337,7 +338,7 @@ func TestSubmitEmptyResult(t *testing.T) {
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
-			got := p.results(r.f.requests()[1])
+			got := p.Results(r.f.Bodies()[1])
 			if len(got) != 1 || got[0].IsError || !strings.Contains(got[0].Text, "returned only NULL values") {
 				t.Errorf("the double-check: %+v", got)
 			}
@@ -361,17 +362,17 @@ func TestMaxTurnsFallsBack(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		reqs := r.f.requests()
+		reqs := r.f.Bodies()
 		if len(reqs) != 3 {
 			t.Fatalf("%d model calls, want MaxTurns 3", len(reqs))
 		}
-		if got := p.userText(reqs[2]); !strings.Contains(got, "This is your last turn") {
+		if got := p.UserText(reqs[2]); !strings.Contains(got, "This is your last turn") {
 			t.Errorf("the last request's note: %q", got)
 		}
-		if got := p.userText(reqs[1]); strings.Contains(got, "last turn") {
+		if got := p.UserText(reqs[1]); strings.Contains(got, "last turn") {
 			t.Errorf("the second request already says last turn: %q", got)
 		}
-		if !strings.Contains(p.system(reqs[0]), "at most 3 turns") {
+		if !strings.Contains(p.System(reqs[0]), "at most 3 turns") {
 			t.Error("the system prompt does not give the turn limit")
 		}
 		want := &agent.Answer{Question: "How many toys are there?", SQL: toys, Columns: []string{"n"}, ColumnTypes: []string{""},
@@ -397,7 +398,7 @@ func TestPlainText(t *testing.T) {
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
-			if got := p.userText(r.f.requests()[1]); !strings.Contains(got, "Call submit_answer") {
+			if got := p.UserText(r.f.Bodies()[1]); !strings.Contains(got, "Call submit_answer") {
 				t.Errorf("the reminder: %q", got)
 			}
 			if !r.ans.Submitted || r.ans.Turns != 2 || r.ans.SQL != sql {
@@ -415,7 +416,7 @@ func TestPlainText(t *testing.T) {
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
-			if n := len(r.f.requests()); n != 3 {
+			if n := len(r.f.Bodies()); n != 3 {
 				t.Errorf("%d model calls, want 3: a second plain answer ends the loop", n)
 			}
 			if r.ans.Submitted || r.ans.SQL != sql || r.ans.Text != "It is 4." || r.ans.Rows[0][0] != 4.0 {
@@ -443,7 +444,7 @@ func TestBadToolCalls(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		got := p.results(r.f.requests()[1])
+		got := p.Results(r.f.Bodies()[1])
 		if len(got) != 2 || !got[0].IsError || !strings.Contains(got[0].Text, `no tool "drop_database"`) ||
 			!got[1].IsError || !strings.Contains(got[1].Text, "submit_answer needs") {
 			t.Errorf("results %+v", got)
@@ -459,7 +460,7 @@ func TestCache(t *testing.T) {
 		if r1.err != nil {
 			t.Fatal(r1.err)
 		}
-		if n := len(first.requests()); n != 3 {
+		if n := len(first.Bodies()); n != 3 {
 			t.Fatalf("first run: %d model calls, want 3", n)
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -489,7 +490,7 @@ func TestCache(t *testing.T) {
 		if r2.err != nil {
 			t.Fatal(r2.err)
 		}
-		if n := len(second.requests()); n != 0 {
+		if n := len(second.Bodies()); n != 0 {
 			t.Errorf("second run: %d model calls, want 0", n)
 		}
 		if diff := cmp.Diff(r1.ans, r2.ans, cmpAnswer); diff != "" {
@@ -536,7 +537,7 @@ func TestTraceAndEvents(t *testing.T) {
 			case "model":
 				models++
 				if rec["request_bytes"].(float64) < 1000 || rec["usage"] == nil || rec["response"] == nil || rec["ms"] == nil ||
-					!strings.HasPrefix(str(rec["model"]), p.name+":") {
+					!strings.HasPrefix(str(rec["model"]), p.Name+":") {
 					t.Errorf("model line %s", sc.Text())
 				}
 			case "tool":
@@ -598,15 +599,15 @@ func TestSchemaBudget(t *testing.T) {
 func TestOpenAIWithoutKey(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, openAIFake, turn(submit("k1", "SELECT 1 AS one", "One.")))
-	m := agent.NewOpenAI(agent.OpenAIOptions{Model: "llama3.2", BaseURL: f.srv.URL + "/v1", MaxRetries: -1})
+	m := agent.NewOpenAI(agent.OpenAIOptions{Model: "llama3.2", BaseURL: f.BaseURL(), MaxRetries: -1})
 	r := askOn(t, f, serve(t, nil), &agent.Options{Model: m}, "One?", "")
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if got := f.hdrs[0].Get("Authorization"); got != "" {
+	if got := f.Headers()[0].Get("Authorization"); got != "" {
 		t.Errorf("Authorization %q sent to a local server with no key", got)
 	}
-	if got := f.requests()[0]["model"]; got != "llama3.2" || m.Name() != "openai:llama3.2" {
+	if got := f.Bodies()[0]["model"]; got != "llama3.2" || m.Name() != "openai:llama3.2" {
 		t.Errorf("model %v, name %s", got, m.Name())
 	}
 }
@@ -621,7 +622,7 @@ func TestLongResultCut(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		got := p.results(r.f.requests()[1])
+		got := p.Results(r.f.Bodies()[1])
 		if len(got) != 1 || !strings.HasPrefix(got[0].Text, "name | email | city\n") || !strings.Contains(got[0].Text, "(cut: ") ||
 			strings.Contains(got[0].Text, "Dijkstra") {
 			t.Errorf("the long result the model read: %+v", got)
@@ -643,7 +644,7 @@ func TestPostgres(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		if r.a.Dialect() != "postgres" || !strings.Contains(p.system(f.requests()[0]), "The database is PostgreSQL") {
+		if r.a.Dialect() != "postgres" || !strings.Contains(p.System(f.Bodies()[0]), "The database is PostgreSQL") {
 			t.Errorf("dialect %q; the system prompt does not say PostgreSQL", r.a.Dialect())
 		}
 		want := &agent.Answer{Question: "How many orders have shipped?", SQL: shippedSQL, Text: "Two orders have shipped.",

@@ -13,397 +13,93 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/modeltest"
 )
 
-// wireResult is a tool result as a request carried it, provider-neutral.
-type wireResult struct {
-	ID      string
-	Text    string
-	IsError bool
-}
-
-// wireProvider is one model API's wire protocol: how ask is pointed at a
-// fake of it, how the fake replies, and how to read what ask sent.
+// wireProvider is one model API's wire protocol, with how ask is pointed
+// at a fake of it and what ask must send it.
 type wireProvider struct {
-	name string
-	path string
-	// env and args point ask at a fake served at url.
+	modeltest.Provider
+	// env and args point ask at a fake whose API root is url.
 	env  map[string]string
 	args func(url string) []string
-	// reply renders a scripted turn as the API's response body.
-	reply func(n int, blocks []agent.Block) any
-	// check returns what the real API would refuse in a request.
-	check func(req map[string]any, hdr http.Header) error
-	// results and userText read the newest user turn of a request: its
-	// tool results in order, and its text.
-	results  func(req map[string]any) []wireResult
-	userText func(req map[string]any) string
-	// question is the first user message's text.
-	question func(req map[string]any) string
+	// check returns what ask sent wrong beyond the wire rules: the key
+	// from env, the model from args.
+	check func(body map[string]any, hdr http.Header) error
+}
+
+var anthropicWire = wireProvider{
+	Provider: modeltest.Anthropic,
+	env:      map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"},
+	args: func(url string) []string {
+		return []string{"--provider", "anthropic", "--base-url", url, "--model", "claude-fake"}
+	},
+	check: func(body map[string]any, hdr http.Header) error {
+		// The API takes the key as x-api-key or, as this SDK sends it, a
+		// bearer token.
+		if hdr.Get("X-Api-Key") != "sk-ant-test" && hdr.Get("Authorization") != "Bearer sk-ant-test" {
+			return fmt.Errorf("x-api-key %q, authorization %q: want the key from ANTHROPIC_API_KEY", hdr.Get("X-Api-Key"), hdr.Get("Authorization"))
+		}
+		if m := body["model"]; m != "claude-fake" {
+			return fmt.Errorf("model %v, want claude-fake", m)
+		}
+		return nil
+	},
+}
+
+var openAIWire = wireProvider{
+	Provider: modeltest.OpenAI,
+	env:      map[string]string{"OPENAI_API_KEY": "sk-openai-test"},
+	args: func(url string) []string {
+		return []string{"--provider", "openai", "--base-url", url, "--model", "fake-1"}
+	},
+	check: func(body map[string]any, hdr http.Header) error {
+		if got := hdr.Get("Authorization"); got != "Bearer sk-openai-test" {
+			return fmt.Errorf("authorization %q, want the key from OPENAI_API_KEY", got)
+		}
+		if m := body["model"]; m != "fake-1" {
+			return fmt.Errorf("model %v, want fake-1", m)
+		}
+		return nil
+	},
 }
 
 var wireProviders = []wireProvider{anthropicWire, openAIWire}
 
-// wireFake is a model server for one provider, scripted with the turns it
-// answers in order, recording every request.
-type wireFake struct {
-	t   *testing.T
-	p   wireProvider
-	srv *httptest.Server
-
-	mu     sync.Mutex
-	script [][]agent.Block
-	reqs   []map[string]any
+// newWireFake starts a fake of p's API, scripted with the turns it
+// answers in order, that also refuses a request without the key and model
+// ask was given, a system prompt, run_query and submit_answer.
+func newWireFake(t *testing.T, p wireProvider, script ...modeltest.Reply) *modeltest.Fake {
+	return modeltest.NewFake(t, p.Provider, &modeltest.FakeOptions{Check: func(body map[string]any, hdr http.Header) error {
+		if err := p.check(body, hdr); err != nil {
+			return err
+		}
+		tools := slices.Sorted(maps.Keys(p.Tools(body)))
+		if !slices.Contains(tools, "run_query") || !slices.Contains(tools, "submit_answer") {
+			return fmt.Errorf("tools %v lack run_query or submit_answer", tools)
+		}
+		if p.System(body) == "" {
+			return fmt.Errorf("no system prompt")
+		}
+		return nil
+	}}, script...)
 }
-
-func newWireFake(t *testing.T, p wireProvider, script ...[]agent.Block) *wireFake {
-	f := &wireFake{t: t, p: p, script: script}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *wireFake) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	// Failures are 400s: ask's clients retry 5xx, a 400 they do not.
-	fail := func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		f.t.Errorf("fake %s: %s", f.p.name, msg)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": msg}})
-	}
-	if r.Method != http.MethodPost || r.URL.Path != f.p.path {
-		fail("%s %s, want POST %s", r.Method, r.URL.Path, f.p.path)
-		return
-	}
-	var req map[string]any
-	if err := json.Unmarshal(body, &req); err != nil {
-		fail("request body: %v", err)
-		return
-	}
-	f.mu.Lock()
-	f.reqs = append(f.reqs, req)
-	n := len(f.reqs)
-	var turn []agent.Block
-	if len(f.script) > 0 {
-		turn, f.script = f.script[0], f.script[1:]
-	}
-	f.mu.Unlock()
-	if err := f.p.check(req, r.Header); err != nil {
-		fail("request %d: %v", n, err)
-		return
-	}
-	if turn == nil {
-		fail("request %d: the script has no more turns", n)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(f.p.reply(n, turn))
-}
-
-func (f *wireFake) requests() []map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.reqs)
-}
-
-// left is how many scripted turns were not asked for.
-func (f *wireFake) left() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.script)
-}
-
-// Scripted blocks.
-
-func sText(s string) agent.Block { return agent.Block{Type: "text", Text: s} }
-
-func sUse(id, name string, input any) agent.Block {
-	b, _ := json.Marshal(input)
-	return agent.Block{Type: "tool_use", ID: id, Name: name, Input: b}
-}
-
-func sQuery(id, sql string) agent.Block {
-	return sUse(id, "run_query", map[string]string{"sql": sql})
-}
-
-func sSubmit(id, sql, answer string) agent.Block {
-	return sUse(id, "submit_answer", map[string]string{"sql": sql, "answer": answer})
-}
-
-func sTurn(blocks ...agent.Block) []agent.Block { return blocks }
 
 // Reading decoded JSON.
 
 func jObj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 func jArr(v any) []any          { a, _ := v.([]any); return a }
 func jStr(v any) string         { s, _ := v.(string); return s }
-
-// The Anthropic Messages API.
-
-var anthropicWire = wireProvider{
-	name: "anthropic",
-	path: "/v1/messages",
-	env:  map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"},
-	args: func(url string) []string {
-		return []string{"--provider", "anthropic", "--base-url", url, "--model", "claude-fake"}
-	},
-	reply: func(n int, blocks []agent.Block) any {
-		content := []any{}
-		stop := "end_turn"
-		for _, b := range blocks {
-			switch b.Type {
-			case "text":
-				content = append(content, map[string]any{"type": "text", "text": b.Text})
-			case "tool_use":
-				content = append(content, map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": b.Input})
-				stop = "tool_use"
-			}
-		}
-		write, read := 0, 0
-		if n == 1 {
-			write = 1000
-		} else {
-			read = 1000
-		}
-		return map[string]any{
-			"id": fmt.Sprintf("msg_%d", n), "type": "message", "role": "assistant", "model": "claude-fake",
-			"content": content, "stop_reason": stop, "stop_sequence": nil,
-			"usage": map[string]any{"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": write, "cache_read_input_tokens": read},
-		}
-	},
-	check: func(req map[string]any, hdr http.Header) error {
-		// The API takes the key as x-api-key or, as this SDK sends it, a
-		// bearer token.
-		if hdr.Get("X-Api-Key") != "sk-ant-test" && hdr.Get("Authorization") != "Bearer sk-ant-test" {
-			return fmt.Errorf("x-api-key %q, authorization %q: want the key from ANTHROPIC_API_KEY", hdr.Get("X-Api-Key"), hdr.Get("Authorization"))
-		}
-		if hdr.Get("Anthropic-Version") == "" {
-			return fmt.Errorf("no anthropic-version header")
-		}
-		if jStr(req["model"]) != "claude-fake" || req["max_tokens"] == nil {
-			return fmt.Errorf("model %q (want claude-fake) and max_tokens are required", jStr(req["model"]))
-		}
-		var tools []string
-		for _, tl := range jArr(req["tools"]) {
-			tools = append(tools, jStr(jObj(tl)["name"]))
-			if jObj(jObj(tl)["input_schema"]) == nil {
-				return fmt.Errorf("tool %s has no input_schema", jStr(jObj(tl)["name"]))
-			}
-		}
-		if !slices.Contains(tools, "run_query") || !slices.Contains(tools, "submit_answer") {
-			return fmt.Errorf("tools %v lack run_query or submit_answer", tools)
-		}
-		if len(jArr(req["system"])) == 0 {
-			return fmt.Errorf("no system prompt")
-		}
-		msgs := jArr(req["messages"])
-		for i, m := range msgs {
-			role := jStr(jObj(m)["role"])
-			want := "user"
-			if i%2 == 1 {
-				want = "assistant"
-			}
-			if role != want {
-				return fmt.Errorf("message %d has role %q, want %q: roles alternate, starting with user", i, role, want)
-			}
-			content := jArr(jObj(m)["content"])
-			if len(content) == 0 {
-				return fmt.Errorf("message %d has no content", i)
-			}
-			for _, b := range content {
-				if jStr(jObj(b)["type"]) == "text" && jStr(jObj(b)["text"]) == "" {
-					return fmt.Errorf("message %d has an empty text block", i)
-				}
-			}
-			if role != "assistant" {
-				continue
-			}
-			var ids []string
-			for _, b := range content {
-				if jStr(jObj(b)["type"]) == "tool_use" {
-					ids = append(ids, jStr(jObj(b)["id"]))
-					if jObj(jObj(b)["input"]) == nil {
-						return fmt.Errorf("message %d: tool_use input is not an object: %v", i, jObj(b)["input"])
-					}
-				}
-			}
-			if len(ids) == 0 {
-				continue
-			}
-			if i+1 >= len(msgs) {
-				return fmt.Errorf("tool_use ids %v have no tool_result after them", ids)
-			}
-			var got []string
-			for _, b := range jArr(jObj(msgs[i+1])["content"]) {
-				if jStr(jObj(b)["type"]) == "tool_result" {
-					got = append(got, jStr(jObj(b)["tool_use_id"]))
-				}
-			}
-			if strings.Join(got, ",") != strings.Join(ids, ",") {
-				return fmt.Errorf("message %d: tool_use ids %v are answered by tool_results %v", i, ids, got)
-			}
-		}
-		return nil
-	},
-	results: func(req map[string]any) []wireResult {
-		msgs := jArr(req["messages"])
-		var out []wireResult
-		for _, b := range jArr(jObj(msgs[len(msgs)-1])["content"]) {
-			if jStr(jObj(b)["type"]) != "tool_result" {
-				continue
-			}
-			var parts []string
-			switch c := jObj(b)["content"].(type) {
-			case string:
-				parts = append(parts, c)
-			case []any:
-				for _, p := range c {
-					parts = append(parts, jStr(jObj(p)["text"]))
-				}
-			}
-			isErr, _ := jObj(b)["is_error"].(bool)
-			out = append(out, wireResult{ID: jStr(jObj(b)["tool_use_id"]), Text: strings.Join(parts, ""), IsError: isErr})
-		}
-		return out
-	},
-	userText: func(req map[string]any) string {
-		msgs := jArr(req["messages"])
-		var parts []string
-		for _, b := range jArr(jObj(msgs[len(msgs)-1])["content"]) {
-			if jStr(jObj(b)["type"]) == "text" {
-				parts = append(parts, jStr(jObj(b)["text"]))
-			}
-		}
-		return strings.Join(parts, "\n")
-	},
-	question: func(req map[string]any) string {
-		first := jArr(jObj(jArr(req["messages"])[0])["content"])
-		return jStr(jObj(first[0])["text"])
-	},
-}
-
-// OpenAI's Chat Completions API.
-
-var openAIWire = wireProvider{
-	name: "openai",
-	path: "/v1/chat/completions",
-	env:  map[string]string{"OPENAI_API_KEY": "sk-openai-test"},
-	args: func(url string) []string {
-		return []string{"--provider", "openai", "--base-url", url + "/v1", "--model", "fake-1"}
-	},
-	reply: func(n int, blocks []agent.Block) any {
-		msg := map[string]any{"role": "assistant", "content": nil}
-		finish := "stop"
-		var calls []any
-		for _, b := range blocks {
-			switch b.Type {
-			case "text":
-				msg["content"] = b.Text
-			case "tool_use":
-				// Arguments travel as a JSON string, not an object.
-				calls = append(calls, map[string]any{"id": b.ID, "type": "function",
-					"function": map[string]any{"name": b.Name, "arguments": string(b.Input)}})
-				finish = "tool_calls"
-			}
-		}
-		if calls != nil {
-			msg["tool_calls"] = calls
-		}
-		return map[string]any{
-			"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "created": 1764000000, "model": "fake-1",
-			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish, "logprobs": nil}},
-			"usage":   map[string]any{"prompt_tokens": 1100, "completion_tokens": 20, "total_tokens": 1120},
-		}
-	},
-	check: func(req map[string]any, hdr http.Header) error {
-		if got := hdr.Get("Authorization"); got != "Bearer sk-openai-test" {
-			return fmt.Errorf("authorization %q, want the key from OPENAI_API_KEY", got)
-		}
-		if jStr(req["model"]) != "fake-1" {
-			return fmt.Errorf("model %q, want fake-1", jStr(req["model"]))
-		}
-		var tools []string
-		for _, tl := range jArr(req["tools"]) {
-			if jStr(jObj(tl)["type"]) != "function" {
-				return fmt.Errorf("tool of type %q", jStr(jObj(tl)["type"]))
-			}
-			tools = append(tools, jStr(jObj(jObj(tl)["function"])["name"]))
-		}
-		if !slices.Contains(tools, "run_query") || !slices.Contains(tools, "submit_answer") {
-			return fmt.Errorf("tools %v lack run_query or submit_answer", tools)
-		}
-		msgs := jArr(req["messages"])
-		if len(msgs) == 0 || jStr(jObj(msgs[0])["role"]) != "system" {
-			return fmt.Errorf("the first message is not the system prompt")
-		}
-		for i := 0; i < len(msgs); i++ {
-			m := jObj(msgs[i])
-			if jStr(m["role"]) != "assistant" {
-				continue
-			}
-			for _, c := range jArr(m["tool_calls"]) {
-				args := jStr(jObj(jObj(c)["function"])["arguments"])
-				if !json.Valid([]byte(args)) {
-					return fmt.Errorf("message %d: arguments are not a JSON string: %q", i, args)
-				}
-				i++
-				if i >= len(msgs) || jStr(jObj(msgs[i])["role"]) != "tool" || jStr(jObj(msgs[i])["tool_call_id"]) != jStr(jObj(c)["id"]) {
-					return fmt.Errorf("tool call %s is not answered by the tool message right after it", jStr(jObj(c)["id"]))
-				}
-			}
-		}
-		return nil
-	},
-	results: func(req map[string]any) []wireResult {
-		msgs := jArr(req["messages"])
-		last := len(msgs) - 1
-		for last >= 0 && jStr(jObj(msgs[last])["role"]) != "assistant" {
-			last--
-		}
-		var out []wireResult
-		for _, m := range msgs[last+1:] {
-			if jStr(jObj(m)["role"]) != "tool" {
-				continue
-			}
-			content := jStr(jObj(m)["content"])
-			// The format has no error flag: ask marks an error in the text.
-			out = append(out, wireResult{ID: jStr(jObj(m)["tool_call_id"]), Text: strings.TrimPrefix(content, "Error: "),
-				IsError: strings.HasPrefix(content, "Error: ")})
-		}
-		return out
-	},
-	userText: func(req map[string]any) string {
-		msgs := jArr(req["messages"])
-		m := jObj(msgs[len(msgs)-1])
-		if jStr(m["role"]) != "user" {
-			return ""
-		}
-		return jStr(m["content"])
-	},
-	question: func(req map[string]any) string {
-		for _, m := range jArr(req["messages"]) {
-			if jStr(jObj(m)["role"]) == "user" {
-				return jStr(jObj(m)["content"])
-			}
-		}
-		return ""
-	},
-}
 
 // Notes the agent sends the model (agent/agent.go).
 const (
@@ -426,7 +122,7 @@ type askScenario struct {
 	question string
 	args     []string // more flags for ask
 	http     bool     // ask --server an in-process serve --http with a token
-	turns    [][]agent.Block
+	turns    []modeltest.Reply
 	want     string // ask's exact output
 	// transcript checks the requests the fake received.
 	transcript func(t *testing.T, p wireProvider, reqs []map[string]any)
@@ -444,9 +140,9 @@ func wantRequests(t *testing.T, reqs []map[string]any, n int) bool {
 
 // wantResults fails unless the newest user turn of req carries exactly
 // these tool results, each with its error flag and a piece of its text.
-func wantResults(t *testing.T, p wireProvider, req map[string]any, want ...wireResult) {
+func wantResults(t *testing.T, p wireProvider, req map[string]any, want ...modeltest.ToolResult) {
 	t.Helper()
-	got := p.results(req)
+	got := p.Results(req)
 	if len(got) != len(want) {
 		t.Errorf("%d tool results in one message, want %d: %+v", len(got), len(want), got)
 		return
@@ -463,14 +159,14 @@ var askScenarios = []askScenario{
 	{
 		name:     "direct answer",
 		question: "How many orders are there?",
-		turns:    [][]agent.Block{sTurn(sSubmit("s1", ordersSQL, "There are 4 orders."))},
+		turns:    []modeltest.Reply{modeltest.Submit("s1", ordersSQL, "There are 4 orders.")},
 		want:     "There are 4 orders.\n" + ordersTable,
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
 			if wantRequests(t, reqs, 1) {
-				if q := p.question(reqs[0]); q != "Question: How many orders are there?" {
+				if q := p.Question(reqs[0]); q != "Question: How many orders are there?" {
 					t.Errorf("the question was sent as %q", q)
 				}
-				if r := p.results(reqs[0]); len(r) != 0 {
+				if r := p.Results(reqs[0]); len(r) != 0 {
 					t.Errorf("tool results before any call: %+v", r)
 				}
 			}
@@ -479,31 +175,31 @@ var askScenarios = []askScenario{
 	{
 		name:     "wrong column fixed",
 		question: "Which cities do our customers live in?",
-		turns: [][]agent.Block{
-			sTurn(sText("Let me count customers by town."), sQuery("q1", "SELECT town, count(*) FROM customers GROUP BY town")),
-			sTurn(sQuery("q2", citiesSQL)),
-			sTurn(sSubmit("s1", citiesSQL, "London has the most customers (2); Austin and New York have one each.")),
+		turns: []modeltest.Reply{
+			modeltest.Turn(modeltest.Say("Let me count customers by town."), modeltest.Query("q1", "SELECT town, count(*) FROM customers GROUP BY town")),
+			modeltest.Query("q2", citiesSQL),
+			modeltest.Submit("s1", citiesSQL, "London has the most customers (2); Austin and New York have one each."),
 		},
 		want: citiesAnswer,
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
 			if wantRequests(t, reqs, 3) {
-				wantResults(t, p, reqs[1], wireResult{ID: "q1", IsError: true, Text: "no such column: town"})
-				wantResults(t, p, reqs[2], wireResult{ID: "q2", Text: "city | customers\nLondon | 2"})
+				wantResults(t, p, reqs[1], modeltest.ToolResult{ID: "q1", IsError: true, Text: "no such column: town"})
+				wantResults(t, p, reqs[2], modeltest.ToolResult{ID: "q2", Text: "city | customers\nLondon | 2"})
 			}
 		},
 	},
 	{
 		name:     "empty result double-checked",
 		question: "Which customers live in Paris?",
-		turns: [][]agent.Block{
-			sTurn(sSubmit("s1", parisSQL, "No customers live in Paris.")),
-			sTurn(sText("Checked: the city is spelled as in the data."), sSubmit("s2", parisSQL, "No customers live in Paris.")),
+		turns: []modeltest.Reply{
+			modeltest.Submit("s1", parisSQL, "No customers live in Paris."),
+			modeltest.Turn(modeltest.Say("Checked: the city is spelled as in the data."), modeltest.Submit("s2", parisSQL, "No customers live in Paris.")),
 		},
 		want: "No customers live in Paris.\n\nSQL:\n  " + parisSQL + "\n\n name\n------\n(0 rows)\n",
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
 			if wantRequests(t, reqs, 2) {
 				// Not an error: a request to look again.
-				wantResults(t, p, reqs[1], wireResult{ID: "s1", Text: wantEmptyNote})
+				wantResults(t, p, reqs[1], modeltest.ToolResult{ID: "s1", Text: wantEmptyNote})
 			}
 		},
 	},
@@ -511,18 +207,18 @@ var askScenarios = []askScenario{
 		name:     "turn limit falls back to the last good query",
 		question: "How many orders are there?",
 		args:     []string{"--max-turns", "2"},
-		turns: [][]agent.Block{
-			sTurn(sQuery("q1", ordersSQL)),
-			sTurn(sText("Let me check the statuses too."), sQuery("q2", `SELECT state FROM "order"`)),
+		turns: []modeltest.Reply{
+			modeltest.Query("q1", ordersSQL),
+			modeltest.Turn(modeltest.Say("Let me check the statuses too."), modeltest.Query("q2", `SELECT state FROM "order"`)),
 		},
 		want: notSubmittedNote + "Let me check the statuses too.\n" + ordersTable,
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
 			if wantRequests(t, reqs, 2) {
-				wantResults(t, p, reqs[1], wireResult{ID: "q1", Text: "orders\n4"})
-				if got := p.userText(reqs[1]); got != wantLastTurnNote {
+				wantResults(t, p, reqs[1], modeltest.ToolResult{ID: "q1", Text: "orders\n4"})
+				if got := p.UserText(reqs[1]); got != wantLastTurnNote {
 					t.Errorf("the last turn's note: got %q, want %q", got, wantLastTurnNote)
 				}
-				if got := p.userText(reqs[0]); strings.Contains(got, "last turn") {
+				if got := p.UserText(reqs[0]); strings.Contains(got, "last turn") {
 					t.Errorf("the first turn was told it is the last: %q", got)
 				}
 			}
@@ -531,17 +227,17 @@ var askScenarios = []askScenario{
 	{
 		name:     "plain text reminded",
 		question: "How many orders are there?",
-		turns: [][]agent.Block{
-			sTurn(sText("There are 4 orders.")),
-			sTurn(sSubmit("s1", ordersSQL, "There are 4 orders.")),
+		turns: []modeltest.Reply{
+			modeltest.Say("There are 4 orders."),
+			modeltest.Submit("s1", ordersSQL, "There are 4 orders."),
 		},
 		want: "There are 4 orders.\n" + ordersTable,
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
 			if wantRequests(t, reqs, 2) {
-				if got := p.userText(reqs[1]); !strings.HasPrefix(got, wantReminderNote) {
+				if got := p.UserText(reqs[1]); !strings.HasPrefix(got, wantReminderNote) {
 					t.Errorf("after plain text the model was sent %q, want the reminder %q…", got, wantReminderNote)
 				}
-				if r := p.results(reqs[1]); len(r) != 0 {
+				if r := p.Results(reqs[1]); len(r) != 0 {
 					t.Errorf("tool results after plain text: %+v", r)
 				}
 			}
@@ -550,9 +246,9 @@ var askScenarios = []askScenario{
 	{
 		name:     "parallel tool calls",
 		question: "How many orders are there?",
-		turns: [][]agent.Block{
-			sTurn(sQuery("qa", ordersSQL), sQuery("qb", `SELECT total FROM "order"`), sUse("qc", "list_tables", map[string]any{})),
-			sTurn(sSubmit("s1", ordersSQL, "There are 4 orders.")),
+		turns: []modeltest.Reply{
+			modeltest.Turn(modeltest.Query("qa", ordersSQL), modeltest.Query("qb", `SELECT total FROM "order"`), modeltest.Use("qc", "list_tables", map[string]any{})),
+			modeltest.Submit("s1", ordersSQL, "There are 4 orders."),
 		},
 		want: "There are 4 orders.\n" + ordersTable,
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
@@ -561,11 +257,11 @@ var askScenarios = []askScenario{
 			}
 			// All three results, in the calls' order, in one message.
 			wantResults(t, p, reqs[1],
-				wireResult{ID: "qa", Text: "orders\n4"},
-				wireResult{ID: "qb", IsError: true, Text: "no such column: total"},
-				wireResult{ID: "qc", Text: `"Order Items" (table, 5 rows`})
+				modeltest.ToolResult{ID: "qa", Text: "orders\n4"},
+				modeltest.ToolResult{ID: "qb", IsError: true, Text: "no such column: total"},
+				modeltest.ToolResult{ID: "qc", Text: `"Order Items" (table, 5 rows`})
 			msgs := jArr(reqs[1]["messages"])
-			switch p.name {
+			switch p.Name {
 			case "anthropic":
 				// question, the assistant's three tool_use, one user message.
 				if len(msgs) != 3 {
@@ -583,14 +279,14 @@ var askScenarios = []askScenario{
 		name:     "http server with a token",
 		question: "How many orders are there?",
 		http:     true,
-		turns: [][]agent.Block{
-			sTurn(sQuery("q1", ordersSQL)),
-			sTurn(sSubmit("s1", ordersSQL, "There are 4 orders.")),
+		turns: []modeltest.Reply{
+			modeltest.Query("q1", ordersSQL),
+			modeltest.Submit("s1", ordersSQL, "There are 4 orders."),
 		},
 		want: "There are 4 orders.\n" + ordersTable,
 		transcript: func(t *testing.T, p wireProvider, reqs []map[string]any) {
 			if wantRequests(t, reqs, 2) {
-				wantResults(t, p, reqs[1], wireResult{ID: "q1", Text: "orders\n4"})
+				wantResults(t, p, reqs[1], modeltest.ToolResult{ID: "q1", Text: "orders\n4"})
 			}
 		},
 	},
@@ -600,14 +296,14 @@ func TestAskScenarios(t *testing.T) {
 	t.Parallel()
 	for _, p := range wireProviders {
 		for _, sc := range askScenarios {
-			t.Run(p.name+"/"+sc.name, func(t *testing.T) {
+			t.Run(p.Name+"/"+sc.name, func(t *testing.T) {
 				t.Parallel()
 				fake := newWireFake(t, p, sc.turns...)
 				env := map[string]string{}
 				for k, v := range p.env {
 					env[k] = v
 				}
-				args := p.args(fake.srv.URL)
+				args := p.args(fake.BaseURL())
 				path := dbtest.SQLiteFile(t)
 				before := dbtest.Fingerprint(t, path)
 				if sc.http {
@@ -627,14 +323,14 @@ func TestAskScenarios(t *testing.T) {
 				if stderr != "" {
 					t.Errorf("stderr: %q", stderr)
 				}
-				reqs := fake.requests()
+				reqs := fake.Bodies()
 				for i, req := range reqs {
-					if q := p.question(req); !strings.HasPrefix(q, "Question: "+sc.question) {
+					if q := p.Question(req); !strings.HasPrefix(q, "Question: "+sc.question) {
 						t.Errorf("request %d starts with %q, not the question", i+1, q)
 					}
 				}
 				sc.transcript(t, p, reqs)
-				if n := fake.left(); n != 0 {
+				if n := fake.Left(); n != 0 {
 					t.Errorf("%d scripted turns were never asked for", n)
 				}
 				if dbtest.Fingerprint(t, path) != before {
@@ -652,14 +348,14 @@ func TestAskScenarios(t *testing.T) {
 func TestAskScenariosWire(t *testing.T) {
 	t.Parallel()
 	fake := newWireFake(t, anthropicWire,
-		sTurn(sQuery("q1", "SELECT town FROM customers"), sQuery("q2", ordersSQL)),
-		sTurn(sSubmit("s1", ordersSQL, "There are 4 orders.")))
-	args := append(anthropicWire.args(fake.srv.URL), "--db", dbtest.SQLiteFile(t), "How many orders are there?")
+		modeltest.Turn(modeltest.Query("q1", "SELECT town FROM customers"), modeltest.Query("q2", ordersSQL)),
+		modeltest.Submit("s1", ordersSQL, "There are 4 orders."))
+	args := append(anthropicWire.args(fake.BaseURL()), "--db", dbtest.SQLiteFile(t), "How many orders are there?")
 	stdout, stderr, err := runAsk(t, anthropicWire.env, "", args...)
 	if err != nil || stdout != "There are 4 orders.\n"+ordersTable {
 		t.Fatalf("got %v\n%s\nstderr: %s", err, stdout, stderr)
 	}
-	reqs := fake.requests()
+	reqs := fake.Bodies()
 	if !wantRequests(t, reqs, 2) {
 		return
 	}
@@ -694,18 +390,18 @@ func TestAskScenarioNoKey(t *testing.T) {
 	t.Parallel()
 	path := dbtest.SQLiteFile(t)
 	for _, p := range wireProviders {
-		t.Run(p.name+"/no key", func(t *testing.T) {
+		t.Run(p.Name+"/no key", func(t *testing.T) {
 			t.Parallel()
 			// The other provider's key does not count.
 			env := map[string]string{}
 			for _, o := range wireProviders {
-				if o.name != p.name {
+				if o.Name != p.Name {
 					for k, v := range o.env {
 						env[k] = v
 					}
 				}
 			}
-			stdout, _, err := runAsk(t, env, "", "--provider", p.name, "--db", path, "How many orders are there?")
+			stdout, _, err := runAsk(t, env, "", "--provider", p.Name, "--db", path, "How many orders are there?")
 			var ue usageError
 			if !errors.As(err, &ue) {
 				t.Fatalf("got %v, want a usage error (exit status 2)", err)

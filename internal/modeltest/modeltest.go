@@ -1,11 +1,13 @@
-// Package modeltest is a fake model server for tests: it speaks the
-// OpenAI Chat Completions wire protocol over real HTTP, so the agent's
-// real client talks to it, and a test decides each reply from the request.
+// Package modeltest holds fake model servers for tests. They speak the
+// real wire protocols over real HTTP, so the agent's real clients talk to
+// them: New speaks OpenAI's Chat Completions and a test decides each reply
+// from the request; NewFake speaks the Anthropic Messages API or Chat
+// Completions (a Provider), answers with scripted replies in order, and
+// refuses what the real API would.
 package modeltest
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -65,7 +67,7 @@ func (r *Request) Steps() int {
 	return n
 }
 
-// Reply is what the fake answers: text, or function calls, or both. A
+// Reply is what a fake answers: text, or function calls, or both. A
 // call's ID is made up when empty; Arguments may be any value, marshalled
 // to JSON unless it is already a string.
 type Reply struct {
@@ -78,11 +80,12 @@ type Reply struct {
 
 // ReplyCall is a function call in a Reply.
 type ReplyCall struct {
+	ID   string
 	Name string
 	Args any
 }
 
-// Usage is the token count every reply reports.
+// Usage is the token count every reply of New reports.
 const (
 	PromptTokens     = 100
 	CompletionTokens = 10
@@ -116,34 +119,11 @@ func New(t testing.TB, answer func(*Request) Reply) *Server {
 		s.mu.Unlock()
 		reply := answer(req)
 		if reply.Status != 0 && reply.Status != http.StatusOK {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(reply.Status)
-			json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": reply.Text, "type": "fake_error"}})
+			writeError(w, reply.Status, "fake_error", reply.Text)
 			return
 		}
-		msg := map[string]any{"role": "assistant", "content": reply.Text}
-		finish := "stop"
-		if len(reply.Calls) > 0 {
-			finish = "tool_calls"
-			var calls []map[string]any
-			for i, c := range reply.Calls {
-				args, ok := c.Args.(string)
-				if !ok {
-					b, _ := json.Marshal(c.Args)
-					args = string(b)
-				}
-				calls = append(calls, map[string]any{"id": fmt.Sprintf("call_%d_%d", n, i), "type": "function",
-					"function": map[string]any{"name": c.Name, "arguments": args}})
-			}
-			msg["tool_calls"] = calls
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1700000000, "model": req.Model,
-			"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish}},
-			"usage": map[string]any{"prompt_tokens": PromptTokens, "completion_tokens": CompletionTokens,
-				"total_tokens": PromptTokens + CompletionTokens},
-		})
+		writeJSON(w, openAIReply(n, req.Model, reply, map[string]any{"prompt_tokens": PromptTokens,
+			"completion_tokens": CompletionTokens, "total_tokens": PromptTokens + CompletionTokens}))
 	}))
 	t.Cleanup(s.Close)
 	return s
