@@ -25,7 +25,8 @@ Usage:
   sqlmcp eval --questions FILE --db-root DIR [flags]   questions in BIRD's JSON format; each
                                                        database at DIR/<db_id>/<db_id>.sqlite
   sqlmcp eval --questions FILE --dsn-template URL      the same questions against PostgreSQL:
-                                                       {db_id} in URL names each database
+                                                       {db_id} in URL names each database; a URL
+                                                       without it is one database for all
   sqlmcp eval --demo [flags]                           the bundled question set on the demo database
   sqlmcp eval compare DIR_A DIR_B                      pair two runs' predictions: McNemar's exact test
 
@@ -93,7 +94,7 @@ func parseEval(args []string, stdout io.Writer, getenv func(string) string, lear
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.questions, "questions", "", "a JSON list of questions in BIRD's format: question_id, db_id, question, evidence, SQL, difficulty (SQLMCP_QUESTIONS)")
 	fs.StringVar(&cfg.dbRoot, "db-root", "", "the databases, at DIR/<db_id>/<db_id>.sqlite, with BIRD's database_description/ beside each; with --dsn-template, only the descriptions (SQLMCP_DB_ROOT)")
-	fs.StringVar(&cfg.dsnTemplate, "dsn-template", "", "a postgres:// URL with {db_id} where each question's database name goes, e.g. postgres://me@db/{db_id} (SQLMCP_DSN_TEMPLATE)")
+	fs.StringVar(&cfg.dsnTemplate, "dsn-template", "", "a postgres:// URL with {db_id} where each question's database name goes, e.g. postgres://me@db/{db_id}; without {db_id}, one database holds every question's tables (SQLMCP_DSN_TEMPLATE)")
 	fs.BoolVar(&cfg.demo, "demo", false, "the bundled question set on the demo database (SQLMCP_DEMO)")
 	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "--demo: where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
 	fs.StringVar(&cfg.notes, "notes", "", "the notes folder, one NOTES/<db_id>/ per database: learn writes it, --system experienced reads it (SQLMCP_NOTES)")
@@ -124,8 +125,6 @@ func parseEval(args []string, stdout io.Writer, getenv func(string) string, lear
 		return nil, usagef("--demo brings its own questions and database: give --demo, or --questions with --db-root or --dsn-template")
 	case !cfg.demo && (cfg.questions == "" || sources == 0):
 		return nil, usagef("no questions: pass --questions FILE with --db-root DIR or --dsn-template URL, or --demo for the bundled set")
-	case cfg.dsnTemplate != "" && !strings.Contains(cfg.dsnTemplate, dbIDPlaceholder):
-		return nil, usagef("--dsn-template %q has no %s: write where each question's database name goes", redactURL(cfg.dsnTemplate), dbIDPlaceholder)
 	case cfg.dsnTemplate != "" && !strings.HasPrefix(cfg.dsnTemplate, "postgres://") && !strings.HasPrefix(cfg.dsnTemplate, "postgresql://"):
 		return nil, usagef("--dsn-template is for PostgreSQL: a postgres:// URL (SQLite databases go under --db-root)")
 	case cfg.limit < 0:
@@ -151,15 +150,6 @@ func modelFlags(fs *flag.FlagSet, cfg *askConfig) {
 	fs.StringVar(&cfg.provider, "provider", "", "anthropic or openai, as for ask (SQLMCP_PROVIDER)")
 	fs.StringVar(&cfg.model, "model", "", "the model, as for ask (SQLMCP_MODEL)")
 	fs.StringVar(&cfg.baseURL, "base-url", "", "an OpenAI-compatible API's root, as for ask (SQLMCP_BASE_URL, or OPENAI_BASE_URL)")
-}
-
-// redactURL hides a URL's password, for messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(a URL that does not parse)"
-	}
-	return u.Redacted()
 }
 
 // databases says where each question's database is: the DSN the scorer

@@ -248,7 +248,6 @@ func TestEvalErrors(t *testing.T) {
 		{"demo and a template", []string{"--demo", "--dsn-template", "postgres://h/{db_id}", "--base-url", "http://x/v1", "--model", "m"}, "--demo brings its own questions"},
 		{"unknown system", []string{"--demo", "--system", "expert"}, `--system "expert": use oneshot, agent or experienced`},
 		{"experienced without notes", []string{"--demo", "--system", "experienced"}, "no notes: pass --notes DIR"},
-		{"template without db_id", []string{"--questions", "q.json", "--dsn-template", "postgres://me:secret@h/bird"}, `--dsn-template "postgres://me:xxxxx@h/bird" has no {db_id}`},
 		{"template for sqlite", []string{"--questions", "q.json", "--dsn-template", "/data/{db_id}.sqlite"}, "--dsn-template is for PostgreSQL"},
 		{"no model", []string{"--demo"}, "no model to ask"},
 		{"missing database", []string{"--questions", "../../demo/questions.json", "--db-root", t.TempDir(), "--base-url", "http://x/v1", "--model", "m"}, "question 0: no database"},

@@ -334,6 +334,24 @@ func TestEvalPostgres(t *testing.T) {
 			t.Errorf("%s: summary:\n%s", system, stdout)
 		}
 	}
+	// One database for every question, as BIRD mini-dev's PostgreSQL dump
+	// holds its eleven: a URL without {db_id}.
+	for i := range questions {
+		questions[i].DB = "shop"
+	}
+	b, _ = json.Marshal(questions)
+	if err := os.WriteFile(qfile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := filepath.Join(dir, "one")
+	if stdout, err := runCmd(t, "eval", "--questions", qfile, "--dsn-template", dsn, "--out", one, "--max-turns", "2",
+		"--base-url", fake.BaseURL(), "--model", "fake-1"); err != nil || !strings.Contains(stdout, "accuracy 66.67 % (2 of 3)") {
+		t.Errorf("one database for all: %v\n%s", err, stdout)
+	}
+	if p := readPredictions(t, one)[1]; p.DB != "shop" || !p.Correct {
+		t.Errorf("one database for all: question 1: %+v", p)
+	}
+
 	sawDescription := false
 	for _, r := range fake.Requests() {
 		if strings.Contains(r.System(), "the town where the customer lives") {
