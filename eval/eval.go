@@ -45,11 +45,24 @@ type Question struct {
 
 // ParseQuestions reads a JSON list of questions in BIRD's format. Each
 // needs a db_id, a question and SQL, and question_ids must be unique; a
-// missing difficulty becomes "unknown".
+// missing question_id is the question's place in the list, counting from
+// 0, as BIRD's dev set numbers them (its train set has none); a missing
+// difficulty becomes "unknown".
 func ParseQuestions(data []byte) ([]Question, error) {
-	var qs []Question
-	if err := json.Unmarshal(data, &qs); err != nil {
+	var raw []struct {
+		Question
+		ID *int `json:"question_id"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("reading questions: want a JSON list of {question_id, db_id, question, evidence, SQL, difficulty}: %w", err)
+	}
+	qs := make([]Question, len(raw))
+	for i, r := range raw {
+		qs[i] = r.Question
+		qs[i].ID = i
+		if r.ID != nil {
+			qs[i].ID = *r.ID
+		}
 	}
 	seen := map[int]bool{}
 	for i := range qs {

@@ -133,3 +133,32 @@ func TestMcNemar(t *testing.T) {
 		}
 	}
 }
+
+func TestParseQuestions(t *testing.T) {
+	// BIRD's train set has no question_id: a question is its place.
+	train := `[{"db_id": "movie_platform", "question": "How many movies?", "evidence": "", "SQL": "SELECT count(*) FROM movies"},
+		{"db_id": "movie_platform", "question": "Oldest movie?", "evidence": "oldest refers to MIN(year)", "SQL": "SELECT title FROM movies ORDER BY year LIMIT 1"}]`
+	qs, err := ParseQuestions([]byte(train))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 2 || qs[0].ID != 0 || qs[1].ID != 1 || qs[1].Evidence != "oldest refers to MIN(year)" || qs[1].Difficulty != "unknown" {
+		t.Errorf("train-shaped questions: %+v", qs)
+	}
+	dev := `[{"question_id": 7, "db_id": "a", "question": "q", "evidence": "", "SQL": "SELECT 1", "difficulty": "simple"},
+		{"question_id": 0, "db_id": "a", "question": "r", "evidence": "", "SQL": "SELECT 2", "difficulty": "challenging"}]`
+	if qs, err = ParseQuestions([]byte(dev)); err != nil || qs[0].ID != 7 || qs[1].ID != 0 || qs[1].Difficulty != "challenging" {
+		t.Errorf("dev-shaped questions: %+v, %v", qs, err)
+	}
+	for name, tt := range map[string]struct{ json, want string }{
+		"not a list":        {`{"question": "q"}`, "want a JSON list"},
+		"a repeated id":     {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": "S"}, {"question_id": 1, "db_id": "a", "question": "r", "SQL": "S"}]`, "question_id 1 appears twice"},
+		"a place taken":     {`[{"db_id": "a", "question": "q", "SQL": "S"}, {"question_id": 0, "db_id": "a", "question": "r", "SQL": "S"}]`, "question_id 0 appears twice"},
+		"no SQL":            {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": " "}]`, "lacks a db_id, question or SQL"},
+		"a db_id with path": {`[{"question_id": 1, "db_id": "../etc", "question": "q", "SQL": "S"}]`, "is not a plain name"},
+	} {
+		if _, err := ParseQuestions([]byte(tt.json)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", name, err, tt.want)
+		}
+	}
+}
