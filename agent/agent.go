@@ -160,7 +160,7 @@ func New(ctx context.Context, cs *mcp.ClientSession, o *Options) (*Agent, error)
 	if r := cs.InitializeResult(); r != nil {
 		instructions = r.Instructions
 	}
-	a.dialect = dialect(ctx, cs, instructions)
+	a.dialect = ServerDialect(ctx, cs)
 	tokens := o.SchemaTokens
 	if tokens == 0 {
 		tokens = 6000

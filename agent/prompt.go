@@ -27,10 +27,14 @@ var submitTool = Tool{
 // "This server gives read-only access to one sqlite database."
 var instructionsDialect = regexp.MustCompile(`(?i)\bone (sqlite|postgres)\b`)
 
-// dialect names the database's SQL dialect: from the server's instructions,
-// or failing that by asking the database. It returns "sqlite", "postgres"
-// or "" when it cannot tell.
-func dialect(ctx context.Context, cs *mcp.ClientSession, instructions string) string {
+// ServerDialect names the SQL dialect of the database behind an sqlmcp
+// session: from the server's instructions, or failing that by asking the
+// database. It returns "sqlite", "postgres" or "" when it cannot tell.
+func ServerDialect(ctx context.Context, cs *mcp.ClientSession) string {
+	var instructions string
+	if r := cs.InitializeResult(); r != nil {
+		instructions = r.Instructions
+	}
 	if m := instructionsDialect.FindStringSubmatch(instructions); m != nil {
 		return strings.ToLower(m[1])
 	}
@@ -49,6 +53,10 @@ func dialect(ctx context.Context, cs *mcp.ClientSession, instructions string) st
 	}
 	return ""
 }
+
+// DialectRule is how to write SQL for a dialect ServerDialect names, in a
+// sentence or three for a model's prompt.
+func DialectRule(dialect string) string { return dialectRules[dialect] }
 
 var dialectRules = map[string]string{
 	"sqlite":   `The database is SQLite. Quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes ("Order Items", "order"); strings go in single quotes. = on text is case-sensitive; LIKE is case-insensitive for ASCII. Integer division truncates: multiply by 1.0 or CAST(x AS REAL) for ratios and percentages. Dates are usually text: use date(), strftime() and substr(), and check the format with sample_values first.`,

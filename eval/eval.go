@@ -402,22 +402,14 @@ func oneshotPrompt(ctx context.Context, cs *mcp.ClientSession, budget int) (stri
 	if r := cs.InitializeResult(); r != nil && strings.TrimSpace(r.Instructions) != "" {
 		fmt.Fprintf(&b, "\nThe database server says:\n%s\n", strings.TrimSpace(r.Instructions))
 	}
-	list, err := callText(ctx, cs, "list_tables", map[string]any{})
+	list, names, err := listTables(ctx, cs)
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&b, "\nTables:\n%s\n", strings.TrimRight(list.text, "\n"))
-	var listed struct {
-		Tables []struct {
-			Name string `json:"name"`
-		} `json:"tables"`
-	}
-	if err := remarshal(list.structured, &listed); err != nil {
-		return "", fmt.Errorf("list_tables: reading the result: %w", err)
-	}
-	left := budget - len(list.text)
-	for _, t := range listed.Tables {
-		d, err := callText(ctx, cs, "describe_table", map[string]any{"table": t.Name})
+	fmt.Fprintf(&b, "\nTables:\n%s\n", strings.TrimRight(list, "\n"))
+	left := budget - len(list)
+	for _, name := range names {
+		d, err := callText(ctx, cs, "describe_table", map[string]any{"table": name})
 		if err != nil {
 			continue // a table that went away, say
 		}
@@ -442,16 +434,42 @@ func callText(ctx context.Context, cs *mcp.ClientSession, name string, args map[
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	var b strings.Builder
+	if res.IsError {
+		return nil, fmt.Errorf("%s: %s", name, toolText(res))
+	}
+	return &toolResult{toolText(res), res.StructuredContent}, nil
+}
+
+// toolText is a tool result's text content.
+func toolText(res *mcp.CallToolResult) string {
+	var parts []string
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
+			parts = append(parts, t.Text)
 		}
 	}
-	if res.IsError {
-		return nil, fmt.Errorf("%s: %s", name, b.String())
+	return strings.Join(parts, "\n")
+}
+
+// listTables calls list_tables and returns its text and the tables' names.
+func listTables(ctx context.Context, cs *mcp.ClientSession) (string, []string, error) {
+	list, err := callText(ctx, cs, "list_tables", map[string]any{})
+	if err != nil {
+		return "", nil, err
 	}
-	return &toolResult{b.String(), res.StructuredContent}, nil
+	var listed struct {
+		Tables []struct {
+			Name string `json:"name"`
+		} `json:"tables"`
+	}
+	if err := remarshal(list.structured, &listed); err != nil {
+		return "", nil, fmt.Errorf("list_tables: reading the result: %w", err)
+	}
+	names := make([]string, len(listed.Tables))
+	for i, t := range listed.Tables {
+		names[i] = t.Name
+	}
+	return list.text, names, nil
 }
 
 func remarshal(from, to any) error {

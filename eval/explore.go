@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -78,12 +77,7 @@ func Explore(ctx context.Context, cs *mcp.ClientSession, o *ExploreOptions) ([]n
 	maxFragments := exploreDefault(o.MaxFragments, 40)
 	maxJoins := exploreDefault(o.MaxJoins, 2)
 
-	dialect := ""
-	if r := cs.InitializeResult(); r != nil {
-		if m := exploreDialect.FindStringSubmatch(r.Instructions); m != nil {
-			dialect = strings.ToLower(m[1])
-		}
-	}
+	dialect := agent.ServerDialect(ctx, cs)
 	tables, edges, err := exploreSchema(ctx, cs)
 	if err != nil {
 		return nil, st, fmt.Errorf("exploring: %w", err)
@@ -195,10 +189,6 @@ func cutText(text string, n int) string {
 	return strings.ToValidUTF8(keep, "") + "\n(cut)"
 }
 
-// exploreDialect finds the engine in sqlmcp's server instructions:
-// "This server gives read-only access to one sqlite database."
-var exploreDialect = regexp.MustCompile(`(?i)\bone (sqlite|postgres)\b`)
-
 // exploreTable is a table or view as describe_table gives it.
 type exploreTable struct {
 	name   string // as list_tables names it: schema.table outside the search path
@@ -268,20 +258,9 @@ func (f *exploreFragment) from(tables map[string]*exploreTable) string {
 // between them. A table that cannot be described is left out, with its
 // keys; so is a key to a table not listed, or to itself.
 func exploreSchema(ctx context.Context, cs *mcp.ClientSession) (map[string]*exploreTable, []*exploreEdge, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_tables", Arguments: map[string]any{}})
+	_, listed, err := listTables(ctx, cs)
 	if err != nil {
-		return nil, nil, fmt.Errorf("listing tables: %w", err)
-	}
-	if res.IsError {
-		return nil, nil, fmt.Errorf("listing tables: %s", exploreText(res))
-	}
-	var listed struct {
-		Tables []struct {
-			Name string `json:"name"`
-		} `json:"tables"`
-	}
-	if err := remarshal(res.StructuredContent, &listed); err != nil {
-		return nil, nil, fmt.Errorf("listing tables: reading the result: %w", err)
+		return nil, nil, err
 	}
 	type key struct {
 		Table      string   `json:"table"`
@@ -291,10 +270,10 @@ func exploreSchema(ctx context.Context, cs *mcp.ClientSession) (map[string]*expl
 	}
 	tables := map[string]*exploreTable{}
 	var keys []key
-	for _, l := range listed.Tables {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_table", Arguments: map[string]any{"table": l.Name}})
+	for _, name := range listed {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_table", Arguments: map[string]any{"table": name}})
 		if err != nil {
-			return nil, nil, fmt.Errorf("describing %s: %w", l.Name, err)
+			return nil, nil, fmt.Errorf("describing %s: %w", name, err)
 		}
 		if res.IsError {
 			continue // a table that went away, say
@@ -305,19 +284,19 @@ func exploreSchema(ctx context.Context, cs *mcp.ClientSession) (map[string]*expl
 			ReferencedBy []key  `json:"referenced_by"`
 		}
 		if err := remarshal(res.StructuredContent, &d); err != nil {
-			return nil, nil, fmt.Errorf("describing %s: reading the result: %w", l.Name, err)
+			return nil, nil, fmt.Errorf("describing %s: reading the result: %w", name, err)
 		}
-		t := &exploreTable{name: l.Name, schema: d.Schema, text: strings.TrimRight(exploreText(res), "\n")}
-		tables[l.Name] = t
+		t := &exploreTable{name: name, schema: d.Schema, text: strings.TrimRight(toolText(res), "\n")}
+		tables[name] = t
 		keys = append(append(keys, d.ForeignKeys...), d.ReferencedBy...)
 		// A few real rows, so that the model filters on values that exist.
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{
 			"sql": "SELECT * FROM " + t.sql() + " LIMIT " + fmt.Sprint(exploreSampleRows), "max_rows": exploreSampleRows}})
 		if err != nil {
-			return nil, nil, fmt.Errorf("sampling %s: %w", l.Name, err)
+			return nil, nil, fmt.Errorf("sampling %s: %w", name, err)
 		}
 		if !res.IsError {
-			t.sample = cutText(strings.TrimRight(exploreText(res), "\n"), exploreSampleBytes)
+			t.sample = cutText(strings.TrimRight(toolText(res), "\n"), exploreSampleBytes)
 		}
 	}
 	// Keys name tables as list_tables does; a name qualified where the
@@ -409,7 +388,7 @@ func explorePrompt(f *exploreFragment, tables map[string]*exploreTable, dialect 
 Rules:
 - Each query is one read-only SELECT statement (WITH ... SELECT is fine); nothing that changes the database.
 - %s
-- Use only the tables below`, n, exploreDialectRules[dialect])
+- Use only the tables below`, n, agent.DialectRule(dialect))
 	if len(f.edges) > 0 {
 		b.WriteString(", all of them, joined on exactly the join path given")
 	}
@@ -441,12 +420,6 @@ Reply with a JSON list and nothing else:
 	}
 	ask := fmt.Sprintf("Write %d queries over %s as a JSON list.", n, strings.Join(names, ", "))
 	return &agent.Request{System: b.String(), Messages: []agent.Message{{Role: "user", Blocks: []agent.Block{{Type: "text", Text: ask}}}}}
-}
-
-var exploreDialectRules = map[string]string{
-	"sqlite":   `The database is SQLite. Quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes ("Order Items", "order"); strings go in single quotes.`,
-	"postgres": `The database is PostgreSQL. Unquoted identifiers fold to lower case: quote names that hold capitals, spaces, punctuation or reserved words in double quotes ("SchoolStats", "order"); strings go in single quotes.`,
-	"":         `Write standard SQL. Quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes; strings go in single quotes.`,
 }
 
 // exploreQuery is one query in the model's reply.
@@ -561,15 +534,4 @@ func exploreRun(ctx context.Context, cs *mcp.ClientSession, sql string) (explore
 		}
 	}
 	return exploreEmpty, nil
-}
-
-// exploreText is a tool result's text content.
-func exploreText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
