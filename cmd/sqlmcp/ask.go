@@ -273,10 +273,7 @@ func chooseModel(cfg *askConfig, getenv func(string) string) (func() agent.Model
 
 // ask answers the question, or each line of stdin, and prints the answers.
 func ask(ctx context.Context, cfg *askConfig, stdin io.Reader, stdout, stderr io.Writer) error {
-	model := cfg.newModel()
-	if cfg.cache != "" {
-		model = agent.NewCache(cfg.cache, model)
-	}
+	model := cachedModel(cfg.newModel, cfg.cache)
 	p := newProgress(stderr, cfg.verbose)
 	defer p.close()
 	if cfg.verbose {

@@ -240,13 +240,13 @@ func evalQuestions(cfg *evalConfig, dbs *databases) ([]eval.Question, error) {
 	return questions, nil
 }
 
-// evalModel is cfg's model, behind the reply cache with --cache.
-func evalModel(cfg *evalConfig) agent.Model {
-	model := cfg.newModel()
-	if cfg.cache != "" {
-		model = agent.NewCache(cfg.cache, model)
+// cachedModel is a new model, behind the reply cache in dir unless dir
+// is "".
+func cachedModel(newModel func() agent.Model, dir string) agent.Model {
+	if dir == "" {
+		return newModel()
 	}
-	return model
+	return agent.NewCache(dir, newModel())
 }
 
 // evalRun is what eval and learn share: the questions, their databases,
@@ -289,7 +289,7 @@ func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) err
 	right := 0
 	opts := &eval.Options{
 		System:   cfg.system,
-		Model:    evalModel(cfg),
+		Model:    cachedModel(cfg.newModel, cfg.cache),
 		MaxTurns: cfg.maxTurns,
 		Notes:    cfg.notes,
 		Connect:  r.connect,
@@ -328,7 +328,7 @@ func runLearn(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) er
 	defer r.close()
 	live := isTerminal(stderr)
 	opts := &eval.LearnOptions{
-		Model:    evalModel(cfg),
+		Model:    cachedModel(cfg.newModel, cfg.cache),
 		MaxTurns: cfg.maxTurns,
 		Notes:    cfg.notes,
 		Connect:  r.connect,

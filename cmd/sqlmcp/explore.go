@@ -141,7 +141,7 @@ func runExplore(ctx context.Context, cfg *exploreConfig, stdout, stderr io.Write
 
 	live := isTerminal(stderr)
 	opts := cfg.opts
-	opts.Model = evalModel(&evalConfig{newModel: cfg.newModel, cache: cfg.cache})
+	opts.Model = cachedModel(cfg.newModel, cfg.cache)
 	opts.OnFragment = func(done, total int, tables []string, kept int) {
 		if live {
 			fmt.Fprintf(stderr, "\r\033[K%d/%d fragments · %d queries kept · %s", done, total, kept, strings.Join(tables, ", "))
