@@ -14,21 +14,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// PostgresCatalog tells the PostgreSQL guard what the text alone cannot:
-// how volatile the functions and operators are. source implements it from
-// pg_proc and pg_operator; tests use a map.
-type PostgresCatalog interface {
-	// Function returns the strictest volatility ('i' immutable, 's'
-	// stable, 'v' volatile) of the functions named name, in schema when
-	// schema is not "" (else in any schema), and ok false when there is
-	// none.
-	Function(schema, name string) (volatility byte, ok bool)
-	// Operator returns the strictest volatility of the functions behind
-	// the operators named name (e.g. "+", "~~", "@>"), in schema when not
-	// "".
-	Operator(schema, name string) (volatility byte, ok bool)
-}
-
 // SyntaxError is SQL the parser cannot read: the parser's message and the
 // 1-based character position, 0 when unknown.
 type SyntaxError struct {
@@ -188,7 +173,7 @@ func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, e
 			Hint:   "Send one plain SELECT statement",
 		}
 	}
-	if err := checkQuery(outer, cat); err != nil {
+	if err := checkQuery(outer, cat, text); err != nil {
 		return PostgresQuery{}, err
 	}
 	return q, nil
@@ -217,9 +202,9 @@ func checkPostgres(sql string, cat PostgresCatalog) (*pg.RawStmt, error) {
 	raw := stmts[0]
 	switch n := raw.Stmt.GetNode().(type) {
 	case *pg.Node_SelectStmt:
-		return raw, checkQuery(n.SelectStmt, cat)
+		return raw, checkQuery(n.SelectStmt, cat, sql)
 	case *pg.Node_ExplainStmt:
-		return raw, checkExplain(n.ExplainStmt, cat)
+		return raw, checkExplain(n.ExplainStmt, cat, sql)
 	}
 	return raw, refuseStatement(raw.Stmt)
 }
@@ -385,7 +370,7 @@ func eachToken(buf []byte, f func(pg.Token) bool) error {
 }
 
 // checkExplain accepts EXPLAIN of a query, without ANALYZE.
-func checkExplain(e *pg.ExplainStmt, cat PostgresCatalog) error {
+func checkExplain(e *pg.ExplainStmt, cat PostgresCatalog, text string) error {
 	for _, o := range e.Options {
 		if d := o.GetDefElem(); d != nil && strings.EqualFold(d.Defname, "analyze") && !explicitFalse(d.Arg) {
 			return &Error{
@@ -401,7 +386,7 @@ func checkExplain(e *pg.ExplainStmt, cat PostgresCatalog) error {
 			Hint:   "Only a query can be explained: send EXPLAIN SELECT ...",
 		}
 	}
-	return checkQuery(q, cat)
+	return checkQuery(q, cat, text)
 }
 
 // explicitFalse reports whether an option's argument turns it off, as
@@ -559,8 +544,8 @@ func nodeWords(name string) string {
 // checkQuery walks a query's whole parse tree, every field of every node,
 // and refuses the first thing in it that could write, lock or call what
 // must not run.
-func checkQuery(q *pg.SelectStmt, cat PostgresCatalog) error {
-	w := &pgWalker{cat: cat}
+func checkQuery(q *pg.SelectStmt, cat PostgresCatalog, text string) error {
+	w := &pgWalker{cat: cat, text: text}
 	if e := w.walk(q.ProtoReflect()); e != nil {
 		return e
 	}
@@ -577,6 +562,8 @@ func checkQuery(q *pg.SelectStmt, cat PostgresCatalog) error {
 // pgWalker holds what a walk over one query needs.
 type pgWalker struct {
 	cat   PostgresCatalog
+	text  string                       // the SQL the tree was parsed from
+	depth int                          // how many domain CHECKs deep the walk is
 	attrs []struct{ ref, name string } // t.f and (row).f: columns, or calls of f
 }
 
@@ -634,7 +621,15 @@ func (w *pgWalker) walk(m protoreflect.Message) *Error {
 func (w *pgWalker) visit(m protoreflect.Message) *Error {
 	switch n := m.Interface().(type) {
 	case *pg.FuncCall:
-		return w.function(n.Funcname)
+		return w.function(n.Funcname, len(n.Args), w.grammarMade(n))
+	case *pg.TypeName:
+		var names []string
+		for _, f := range n.Names {
+			names = append(names, f.GetString_().GetSval())
+		}
+		return w.judgeType(names)
+	case *pg.JsonFuncExpr:
+		return w.sqlJSON(jsonFuncCalls[n.Op.String()], 170000)
 	case *pg.A_Expr:
 		switch n.Kind {
 		case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN,
@@ -703,6 +698,9 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		}
 	case *pg.SelectStmt:
 	default:
+		if j, ok := sqlJSONSince[string(m.Descriptor().Name())]; ok {
+			return w.sqlJSON(j.call, j.version)
+		}
 		// No other statement can sit inside a query today; should one
 		// appear, refuse it rather than guess.
 		if name := string(m.Descriptor().Name()); strings.HasSuffix(name, "Stmt") {
@@ -732,15 +730,44 @@ func qualifiedName(names []*pg.Node) (schema, name string) {
 	return schema, name
 }
 
-// function judges a call of the function named by names.
-func (w *pgWalker) function(names []*pg.Node) *Error {
+// grammarMade reports whether the parser, not the text, qualified the call
+// n with pg_catalog: SQL syntax such as EXTRACT(... FROM ...) or, in
+// PostgreSQL 16 and later, JSON_OBJECT(...), which an older server reads
+// as a plain call, resolved through search_path.
+func (w *pgWalker) grammarMade(n *pg.FuncCall) bool {
+	if n.Funcformat == pg.CoercionForm_COERCE_SQL_SYNTAX {
+		return true
+	}
+	if len(n.Funcname) < 2 || n.Funcname[0].GetString_().GetSval() != "pg_catalog" {
+		return false
+	}
+	at := int(n.Location)
+	if at < 0 || at >= len(w.text) {
+		return true // no text to tell by: judge the call the wider way
+	}
+	rest := strings.TrimLeft(strings.ToLower(w.text[at:]), `"`)
+	return !strings.HasPrefix(rest, "pg_catalog")
+}
+
+// function judges a call of the function named by names, as the server
+// will resolve it: every function the name can reach must be allowed.
+// sqlSyntax is true for a call the grammar made from SQL syntax (EXTRACT,
+// SUBSTRING ... FROM, JSON_OBJECT), which an older server may read as a
+// plain call, resolved through search_path.
+func (w *pgWalker) function(names []*pg.Node, nargs int, sqlSyntax bool) *Error {
 	schema, name := qualifiedName(names)
 	lower := strings.ToLower(name)
 	if hint, denied := pgDenied(lower); denied {
 		return &Error{Reason: "the function " + name + "() is not allowed", Hint: hint}
 	}
-	v, ok := w.cat.Function(schema, name)
-	if !ok {
+	if lower == "ts_rewrite" && nargs == 2 { // ts_rewrite(query, 'SELECT ...')
+		return &Error{Reason: "ts_rewrite() with a query is not allowed", Hint: hintSQLText}
+	}
+	if sqlSyntax && schema == "pg_catalog" && w.cat.ServerVersion() < 170000 {
+		schema = ""
+	}
+	fns := w.cat.Functions(schema, name)
+	if len(fns) == 0 {
 		full := name
 		if schema != "" {
 			full = schema + "." + name
@@ -750,13 +777,7 @@ func (w *pgWalker) function(names []*pg.Node) *Error {
 			Hint:   "Check the spelling and the schema; pg_proc lists the functions this database has",
 		}
 	}
-	if v == 'i' || v == 's' || volatileAllowed(schema, lower) {
-		return nil
-	}
-	return &Error{
-		Reason: "the function " + name + "() is volatile and is not allowed",
-		Hint:   "Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it",
-	}
+	return judgeFunctions(name+"()", fns)
 }
 
 // operator judges a use of the operator schema.name.
@@ -765,112 +786,28 @@ func (w *pgWalker) operator(schema, name string) *Error {
 	if schema != "" {
 		full = "OPERATOR(" + schema + "." + name + ")"
 	}
-	v, ok := w.cat.Operator(schema, name)
-	if !ok {
+	fns := w.cat.Operators(schema, name)
+	if len(fns) == 0 {
 		return &Error{
 			Reason: "no operator named " + full,
 			Hint:   "Check the operator; pg_operator lists the operators this database has",
 		}
 	}
-	if v == 'i' || v == 's' {
-		return nil
-	}
-	return &Error{
-		Reason: "the operator " + full + " calls a volatile function and is not allowed",
-		Hint:   "Only operators that cannot change anything may be used; write the query without it",
-	}
+	return judgeFunctions("the operator "+full, fns)
 }
 
 // attribute judges ref, which ends in name: a column, or PostgreSQL's
 // attribute notation t.f for f(t) when the catalog knows a function f.
 func (w *pgWalker) attribute(ref, name string) *Error {
-	v, ok := w.cat.Function("", name)
-	if !ok {
+	fns := w.cat.Functions("", name)
+	if len(fns) == 0 {
 		return nil // a column
 	}
-	lower := strings.ToLower(name)
-	if _, denied := pgDenied(lower); !denied && (v == 'i' || v == 's' || volatileAllowed("", lower)) {
+	if _, denied := pgDenied(strings.ToLower(name)); !denied && judgeFunctions(name+"()", fns) == nil {
 		return nil
 	}
 	return &Error{
 		Reason: fmt.Sprintf("%s can call the function %s() and is not allowed", ref, name),
 		Hint:   fmt.Sprintf("If %s is a column, select it without the table name; otherwise write the query without %s()", name, name),
 	}
-}
-
-// volatileAllowed reports whether the volatile function lower (a
-// lower-cased name) in schema is harmless: it reads a clock, the random
-// generator or sizes on disk, and changes nothing. The core ones count
-// only unqualified or in pg_catalog, so a look-alike in another schema is
-// judged as any function is.
-func volatileAllowed(schema, lower string) bool {
-	switch lower {
-	case "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4": // uuid-ossp, in any schema
-		return true
-	case "random", "random_normal", "clock_timestamp", "timeofday", "statement_timestamp",
-		"gen_random_uuid", "uuidv4", "uuidv7",
-		"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_database_size":
-		return schema == "" || schema == "pg_catalog"
-	}
-	return false
-}
-
-// Hints for denied functions, by what they do.
-const (
-	hintFiles     = "Files and large objects on the server are off limits; query tables instead"
-	hintRemote    = "This server reads only the database it was started with; query its tables directly"
-	hintServer    = "That function controls the server, its transactions or replication; write the query without it"
-	hintLocks     = "Locks are not allowed, and reading needs none; write the query without them"
-	hintSettings  = "Settings cannot be changed; read one with current_setting('name')"
-	hintSequences = "Sequence functions are not allowed; read a sequence's state with SELECT last_value FROM the_sequence"
-	hintSleep     = "Waiting is not allowed; write the query without it"
-	hintNotify    = "Notifications are not allowed; send the query without pg_notify()"
-	hintSQLText   = "That function runs SQL given as text; send that SQL as the query instead"
-	hintSeed      = "The random seed cannot be changed; random() alone is fine"
-)
-
-// pgDeniedFunctions are refused whatever the catalog says of them.
-var pgDeniedFunctions = map[string]string{
-	"pg_read_file": hintFiles, "pg_read_binary_file": hintFiles, "pg_stat_file": hintFiles,
-	"loread": hintFiles, "lowrite": hintFiles, "pg_logdir_ls": hintFiles,
-	"pg_terminate_backend": hintServer, "pg_cancel_backend": hintServer, "pg_reload_conf": hintServer,
-	"pg_rotate_logfile": hintServer, "pg_rotate_logfile_old": hintServer, "pg_promote": hintServer,
-	"pg_switch_wal": hintServer, "pg_switch_xlog": hintServer, "pg_create_restore_point": hintServer,
-	"pg_backup_start": hintServer, "pg_backup_stop": hintServer, "pg_start_backup": hintServer,
-	"pg_stop_backup": hintServer, "pg_log_backend_memory_contexts": hintServer,
-	"pg_stat_statements_reset": hintServer, "pg_import_system_collations": hintServer,
-	"txid_current": hintServer, "pg_current_xact_id": hintServer,
-	"set_config": hintSettings,
-	"nextval":    hintSequences, "setval": hintSequences, "currval": hintSequences, "lastval": hintSequences,
-	"pg_notify": hintNotify,
-	"ts_stat":   hintSQLText,
-	"setseed":   hintSeed,
-}
-
-// pgDeniedPrefixes deny whole families by the start of their names.
-var pgDeniedPrefixes = []struct{ prefix, hint string }{
-	{"pg_ls_", hintFiles}, {"lo_", hintFiles}, {"pg_file_", hintFiles},
-	{"dblink", hintRemote},
-	{"pg_advisory_", hintLocks}, {"pg_try_advisory_", hintLocks},
-	{"pg_stat_reset", hintServer}, {"pg_logical_", hintServer}, {"pg_wal_replay_", hintServer},
-	{"pg_sleep", hintSleep},
-	{"query_to_xml", hintSQLText}, {"cursor_to_xml", hintSQLText},
-}
-
-// pgDenied reports whether lower (a lower-cased function name) is
-// denied, and the hint to give.
-func pgDenied(lower string) (hint string, denied bool) {
-	if hint, ok := pgDeniedFunctions[lower]; ok {
-		return hint, true
-	}
-	for _, p := range pgDeniedPrefixes {
-		if strings.HasPrefix(lower, p.prefix) {
-			return p.hint, true
-		}
-	}
-	// pg_create_*_replication_slot, pg_copy_*, pg_drop_*, pg_replication_*.
-	if strings.HasPrefix(lower, "pg_") && strings.Contains(lower, "replication") {
-		return hintServer, true
-	}
-	return "", false
 }

@@ -3,6 +3,8 @@ package guard_test
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,50 +13,66 @@ import (
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
 
-// fakeCatalog is a PostgresCatalog from a map of "schema.name" to
-// volatility, answering as source's does: the strictest of a name's
-// entries, in one schema or in any.
+// fakeCatalog is a PostgresCatalog from maps of "schema.name" to
+// volatility and to origin (absent: built in), answering as source's
+// does: every function of a name, in one schema or in any.
 type fakeCatalog struct {
-	funcs, ops          map[string]byte // "schema.name"
-	anyFuncs, anyOps    map[string]byte // "name": the strictest in any schema
+	funcs, ops          map[string]byte   // "schema.name"
+	origins             map[string]string // "schema.name" of a function not built in
+	types               map[string]guard.PostgresType
+	named               map[string]bool // "schema.name" allowed by name
+	version             int             // 0: PostgreSQL 17
 	everythingImmutable bool            // answer 'i' for every name
 }
 
 func newFakeCatalog(funcs, ops map[string]byte) *fakeCatalog {
-	return &fakeCatalog{funcs: funcs, ops: ops, anyFuncs: byName(funcs), anyOps: byName(ops)}
+	return &fakeCatalog{funcs: funcs, ops: ops, origins: map[string]string{}}
 }
 
-// byName folds "schema.name" entries into the strictest for each name.
-func byName(m map[string]byte) map[string]byte {
-	names := map[string]byte{}
-	for k, v := range m {
-		_, name, _ := strings.Cut(k, ".")
-		names[name] = max(names[name], v)
-	}
-	return names
+// with returns a copy of c that also holds funcs, with their origins.
+func (c *fakeCatalog) with(funcs map[string]byte, origins map[string]string) *fakeCatalog {
+	n := *c
+	n.funcs, n.origins = maps.Clone(c.funcs), maps.Clone(c.origins)
+	maps.Copy(n.funcs, funcs)
+	maps.Copy(n.origins, origins)
+	return &n
 }
 
-func (c *fakeCatalog) Function(schema, name string) (byte, bool) {
+func (c *fakeCatalog) Functions(schema, name string) []guard.PostgresFunction {
+	return c.lookup(c.funcs, schema, name)
+}
+
+func (c *fakeCatalog) Operators(schema, name string) []guard.PostgresFunction {
+	return c.lookup(c.ops, schema, name)
+}
+
+func (c *fakeCatalog) lookup(m map[string]byte, schema, name string) []guard.PostgresFunction {
 	if c.everythingImmutable {
-		return 'i', true
+		return []guard.PostgresFunction{{Schema: "pg_catalog", Name: name, Volatility: 'i'}}
 	}
-	return lookup(c.funcs, c.anyFuncs, schema, name)
+	var fns []guard.PostgresFunction
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		s, n, _ := strings.Cut(k, ".")
+		// The search path: pg_catalog, public.
+		if n == name && (s == schema || schema == "" && (s == "pg_catalog" || s == "public")) {
+			fns = append(fns, guard.PostgresFunction{Schema: s, Name: n, Volatility: m[k], Origin: c.origins[k], Named: c.named[k], Allowed: c.named[k]})
+		}
+	}
+	return fns
 }
 
-func (c *fakeCatalog) Operator(schema, name string) (byte, bool) {
-	if c.everythingImmutable {
-		return 'i', true
+func (c *fakeCatalog) Type(schema, name string) (guard.PostgresType, bool) {
+	if t, ok := c.types[name]; ok {
+		return t, true
 	}
-	return lookup(c.ops, c.anyOps, schema, name)
+	return guard.PostgresType{}, true // built in
 }
 
-func lookup(exact, byName map[string]byte, schema, name string) (byte, bool) {
-	if schema == "" {
-		v, ok := byName[name]
-		return v, ok
+func (c *fakeCatalog) ServerVersion() int {
+	if c.version == 0 {
+		return 170000
 	}
-	v, ok := exact[schema+"."+name]
-	return v, ok
+	return c.version
 }
 
 // testCatalog holds the functions and operators the corpora use, with
@@ -98,6 +116,9 @@ var testCatalog = newFakeCatalog(map[string]byte{
 	"pg_catalog.~~*": 'i', "pg_catalog.~": 'i', "pg_catalog.@>": 'i', "pg_catalog.->>": 'i',
 	"pg_catalog.->": 'i', "pg_catalog.||": 'i',
 	"public.###": 'v', // a user's operator over a volatile function
+}).with(nil, map[string]string{
+	"public.similarity": "pg_trgm", "public.uuid_generate_v4": "uuid-ossp", "public.refresh_stats": guard.OriginUser,
+	"evil.random": guard.OriginUser, "public.dblink": "dblink", "public.dblink_exec": "dblink",
 })
 
 // refusal returns err's text, failing the test unless err is an *Error
@@ -181,9 +202,10 @@ func TestCheckPostgresMessages(t *testing.T) {
 		{"query_to_xml", "SELECT query_to_xml('DELETE FROM t', true, true, '')", "the function query_to_xml() is not allowed. That function runs SQL given as text; send that SQL as the query instead"},
 		{"unknown function", "SELECT no_such_fn(1)", "no function named no_such_fn(). Check the spelling and the schema; pg_proc lists the functions this database has"},
 		{"unknown qualified function", "SELECT evil.upper('x')", "no function named evil.upper(). Check the spelling and the schema; pg_proc lists the functions this database has"},
-		{"volatile function", "SELECT refresh_stats()", "the function refresh_stats() is volatile and is not allowed. Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it"},
-		{"volatile look-alike", "SELECT evil.random()", "the function random() is volatile and is not allowed. Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it"},
-		{"volatile operator", "SELECT 1 ### 2", "the operator ### calls a volatile function and is not allowed. Only operators that cannot change anything may be used; write the query without it"},
+		{"user function", "SELECT refresh_stats()", "refresh_stats() calls public.refresh_stats(), which is defined in this database, not built in: its body cannot be checked, so it is not allowed. Write the query with built-in functions. An operator can allow it with --allow-function public.refresh_stats"},
+		{"look-alike", "SELECT evil.random()", "random() calls evil.random(), which is defined in this database, not built in: its body cannot be checked, so it is not allowed. Write the query with built-in functions. An operator can allow it with --allow-function evil.random"},
+		{"volatile operator", "SELECT 1 ### 2", "the operator ### can reach public.###(), which is volatile, and is not allowed. Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it"},
+		{"extension not vetted", "SELECT dblink_connect_u('x')", "the function dblink_connect_u() is not allowed. This server reads only the database it was started with; query its tables directly"},
 		{"unknown operator", "SELECT 1 OPERATOR(evil.+) 2", "no operator named OPERATOR(evil.+). Check the operator; pg_operator lists the operators this database has"},
 		{"attribute notation", "SELECT c.pg_sleep FROM customers c", "c.pg_sleep can call the function pg_sleep() and is not allowed. If pg_sleep is a column, select it without the table name; otherwise write the query without pg_sleep()"},
 		{"attribute notation on a row", "SELECT (c).refresh_stats FROM customers c", "(...).refresh_stats can call the function refresh_stats() and is not allowed. If refresh_stats is a column, select it without the table name; otherwise write the query without refresh_stats()"},
@@ -463,5 +485,85 @@ func TestPostgresLimit(t *testing.T) {
 	// The server would report "nme" at character 24 of the wrapped text.
 	if got, want := q.Position(strings.Index(q.Text, "nme")+1), strings.Index(";; SELECT nme FROM customers", "nme")+1; got != want {
 		t.Errorf("Position maps to %d, want %d", got, want)
+	}
+}
+
+// TestCheckPostgresByWhatTheyAre: functions, operators and types are judged
+// by what they are: built in, from a vetted or allowed extension, or the
+// database's own, whatever their volatility label says; SQL/JSON syntax
+// is judged as the connected server's grammar reads it.
+func TestCheckPostgresByWhatTheyAre(t *testing.T) {
+	cat := testCatalog.with(map[string]byte{
+		"public.lying_immutable": 'i', "public.xpath_string": 'i', "public.crosstab": 's',
+		"public.json_value": 'i', "public.json_scalar": 'i', "public.json_object": 'v', "pg_catalog.json_object": 's',
+		"public.allowed_one": 'v', "public.hstore_to_json": 'i',
+	}, map[string]string{
+		"public.lying_immutable": guard.OriginUser, "public.xpath_string": "xml2", "public.crosstab": "tablefunc",
+		"public.json_value": guard.OriginUser, "public.json_scalar": guard.OriginUser, "public.json_object": guard.OriginUser,
+		"public.allowed_one": guard.OriginUser, "public.hstore_to_json": "hstore",
+	})
+	cat.ops = maps.Clone(cat.ops)
+	cat.ops["public.==>"] = 'i'
+	cat.origins["public.==>"] = guard.OriginUser
+	cat.types = map[string]guard.PostgresType{
+		"locked":     {Origin: guard.OriginUser, Checks: []string{"CHECK ((pg_advisory_lock((VALUE)::bigint) IS NOT NULL))"}},
+		"positive":   {Origin: guard.OriginUser, Checks: []string{"CHECK ((VALUE > 0))"}},
+		"via_user":   {Origin: guard.OriginUser, Calls: []guard.PostgresFunction{{Schema: "public", Name: "f", Volatility: 'i', Origin: guard.OriginUser}}},
+		"hstore":     {Origin: "hstore"},
+		"xml2_thing": {Origin: "xml2"},
+		"unreadable": {Origin: guard.OriginUser, Checks: []string{"CHECK (((("}},
+	}
+	pg15 := *cat
+	pg15.version = 150020
+	for _, tt := range []struct {
+		name string
+		cat  guard.PostgresCatalog
+		sql  string
+		want string // "" to accept; else a part of the refusal
+	}{
+		{"user function labelled immutable", cat, "SELECT lying_immutable()", "defined in this database"},
+		{"extension not vetted", cat, "SELECT xpath_string('<a/>', '/a')", "from the extension xml2"},
+		{"vetted extension", cat, "SELECT similarity('a', 'b')", ""},
+		{"run-SQL-text, whatever its origin", cat, "SELECT * FROM crosstab('SELECT 1') AS t(a int)", "runs SQL given as text"},
+		{"user operator", cat, "SELECT 1 ==> 2", "defined in this database"},
+		{"user operator qualified", cat, "SELECT 1 OPERATOR(public.==>) 2", "defined in this database"},
+		{"domain with a locking CHECK", cat, "SELECT 1::locked", "CHECK constraint is not allowed"},
+		{"domain CHECK in a typed literal", cat, "SELECT locked '1'", "CHECK constraint is not allowed"},
+		{"domain array", cat, "SELECT '{1}'::locked[]", "CHECK constraint is not allowed"},
+		{"domain in XMLTABLE columns", cat, "SELECT * FROM XMLTABLE('/a' PASSING xmlparse(document '<a/>') COLUMNS v locked PATH '.')", "CHECK constraint is not allowed"},
+		{"domain with a plain CHECK", cat, "SELECT 5::positive", ""},
+		{"type whose input runs a user function", cat, "SELECT 'x'::via_user", "defined in this database"},
+		{"type from a vetted extension", cat, "SELECT 'a=>1'::hstore", ""},
+		{"type from an extension not vetted", cat, "SELECT 'x'::xml2_thing", "from the extension xml2"},
+		{"CHECK the guard cannot read", cat, "SELECT 1::unreadable", "cannot read"},
+		{"pg17: JSON_VALUE is syntax", cat, `SELECT JSON_VALUE('{"a": 1}', '$.a')`, ""},
+		{"pg15: JSON_VALUE calls a user's json_value", &pg15, `SELECT JSON_VALUE('{"a": 1}', '$.a')`, "public.json_value()"},
+		{"pg15: JSON_SCALAR calls a user's json_scalar", &pg15, `SELECT json_scalar(1)`, "public.json_scalar()"},
+		{"pg15: JSON_EXISTS, with no function of that name", &pg15, `SELECT json_exists('{"a": 1}', '$.a')`, "has none"},
+		{"pg15: JSON_OBJECT(k: v) calls json_object", &pg15, `SELECT json_object('a': 1)`, "public.json_object()"},
+		{"pg15: json_object(1) reaches the user's overload", &pg15, `SELECT json_object(1)`, "public.json_object()"},
+		{"pg17: json_object written qualified is the built-in", cat, `SELECT pg_catalog.json_object('{a,b}')`, ""},
+		{"pg15: IS JSON", &pg15, `SELECT '{}' IS JSON`, "not understood"},
+		{"pg15: JSON_TABLE", &pg15, `SELECT * FROM JSON_TABLE('[]'::jsonb, '$' COLUMNS (a int PATH '$'))`, "has none"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := guard.CheckPostgres(tt.sql, tt.cat)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused %q: %v", tt.sql, err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("CheckPostgres(%q) = %v, want a refusal saying %q", tt.sql, err, tt.want)
+			}
+		})
+	}
+	// Allowed by name, a user's volatile function runs; nothing allows
+	// what runs SQL text.
+	named := cat.with(nil, nil)
+	named.named = map[string]bool{"public.allowed_one": true, "public.crosstab": true}
+	if err := guard.CheckPostgres("SELECT allowed_one()", named); err != nil {
+		t.Errorf("a function allowed by name: %v", err)
+	}
+	if err := guard.CheckPostgres("SELECT * FROM crosstab('SELECT 1') AS t(a int)", named); err == nil {
+		t.Error("crosstab was allowed by name")
 	}
 }

@@ -44,13 +44,14 @@ type pgDB struct {
 	// reloadMu lets one caller at a time replace it.
 	cat      atomic.Pointer[pgCatalog]
 	reloadMu sync.Mutex
+	allow    pgAllow // what the operator allows beyond the vetted
 	types    pgTypes
 }
 
 // openPostgres opens a pool on the postgres:// or postgresql:// URL dsn,
 // checks the server answers and loads the catalogs. Missing parts of the
 // URL come from the PG* environment variables, as libpq does.
-func openPostgres(ctx context.Context, dsn string, maxConns int, d *DB) error {
+func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, d *DB) error {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return fmt.Errorf("reading the PostgreSQL URL: %s", redact(err.Error(), dsn))
@@ -81,7 +82,7 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, d *DB) error {
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", d.name, err)
 	}
-	d.pg = &pgDB{pool: pool}
+	d.pg = &pgDB{pool: pool, allow: allow}
 	d.pg.cat.Store(bootstrapCatalog)
 	d.pg.types.seed()
 	ctx, cancel := context.WithTimeout(ctx, d.limits.Timeout+pgBackstop)
@@ -93,6 +94,10 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, d *DB) error {
 	if err := d.pg.loadTypes(ctx, d); err != nil {
 		pool.Close()
 		return pgConnectError(d.name, dsn, err)
+	}
+	if err := d.pg.cat.Load().checkAllow(&allow); err != nil {
+		pool.Close()
+		return err
 	}
 	return nil
 }
@@ -192,25 +197,6 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatemen
 		return pgStatement{}, err
 	}
 	return pgStatement{text: q.Text, position: q.Position}, nil
-}
-
-// recordMisses notes whether the guard asked about a name the catalog
-// does not hold.
-type recordMisses struct {
-	guard.PostgresCatalog
-	missed bool
-}
-
-func (r *recordMisses) Function(schema, name string) (byte, bool) {
-	v, ok := r.PostgresCatalog.Function(schema, name)
-	r.missed = r.missed || !ok
-	return v, ok
-}
-
-func (r *recordMisses) Operator(schema, name string) (byte, bool) {
-	v, ok := r.PostgresCatalog.Operator(schema, name)
-	r.missed = r.missed || !ok
-	return v, ok
 }
 
 // pgSetup bounds the transaction, as SET LOCAL would, in one round trip:
@@ -372,81 +358,6 @@ func (e *EngineError) Unwrap() error { return e.err }
 func isStatementTimeout(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "57014"
-}
-
-// pgCatalog holds the volatility of every function and operator, the
-// strictest of a name's overloads ('i' < 's' < 'v'), for the guard. It is
-// read-only once built, so safe for concurrent use.
-type pgCatalog struct {
-	funcs, ops map[[2]string]byte // schema and name
-	// anyFuncs and anyOps answer for a name without a schema: the
-	// strictest in any schema, since search_path decides which one runs.
-	anyFuncs, anyOps map[string]byte
-}
-
-// bootstrapCatalog knows only the operator the catalog reads themselves
-// use, so the guard can judge them before the catalog is loaded.
-var bootstrapCatalog = newPGCatalog([][]any{{"o", "pg_catalog", "=", "i"}})
-
-func newPGCatalog(rows [][]any) *pgCatalog {
-	c := &pgCatalog{funcs: map[[2]string]byte{}, ops: map[[2]string]byte{}, anyFuncs: map[string]byte{}, anyOps: map[string]byte{}}
-	for _, r := range rows {
-		kind, _ := r[0].(string)
-		schema, _ := r[1].(string)
-		name, _ := r[2].(string)
-		v := firstByte(r[3])
-		m, byName := c.funcs, c.anyFuncs
-		if kind == "o" {
-			m, byName = c.ops, c.anyOps
-		}
-		key := [2]string{schema, name}
-		m[key] = max(m[key], v)
-		byName[name] = max(byName[name], v)
-	}
-	return c
-}
-
-// Function reports the strictest volatility of schema.name's overloads;
-// schema "" means any schema.
-func (c *pgCatalog) Function(schema, name string) (byte, bool) {
-	if schema == "" {
-		v, ok := c.anyFuncs[name]
-		return v, ok
-	}
-	v, ok := c.funcs[[2]string{schema, name}]
-	return v, ok
-}
-
-// Operator reports the strictest volatility of the functions behind
-// operator schema.name; schema "" means any schema.
-func (c *pgCatalog) Operator(schema, name string) (byte, bool) {
-	if schema == "" {
-		v, ok := c.anyOps[name]
-		return v, ok
-	}
-	v, ok := c.ops[[2]string{schema, name}]
-	return v, ok
-}
-
-// pgCatalogSQL reads the volatility of every function and of the function
-// behind every operator. Overloads are folded in Go, so the statement uses
-// no function the guard would need the catalog to judge.
-const pgCatalogSQL = `SELECT 'f', n.nspname, p.proname, p.provolatile
-FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-UNION ALL
-SELECT 'o', n.nspname, o.oprname, p.provolatile
-FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
-	JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace`
-
-// loadCatalog reads the volatility catalog afresh, judged by the bootstrap
-// catalog, and puts it in place.
-func (p *pgDB) loadCatalog(ctx context.Context, db *DB) error {
-	rows, err := db.pgOwnRows(ctx, pgCatalogSQL, bootstrapCatalog)
-	if err != nil {
-		return fmt.Errorf("reading the function catalog: %w", err)
-	}
-	p.cat.Store(newPGCatalog(rows))
-	return nil
 }
 
 // pgOwnRows runs one of sqlmcp's own reads through the guard, judged by

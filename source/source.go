@@ -24,6 +24,12 @@ type Options struct {
 	Limits sqlmcp.Limits
 	// MaxConns is the most connections open at once. Default 8.
 	MaxConns int
+	// AllowExtensions and AllowFunctions (schema.name) let queries reach,
+	// on PostgreSQL, extensions and functions beyond the built-in and
+	// vetted ones. Each must exist in the database, and no function that
+	// runs SQL text or reaches outside the session can be allowed: Open
+	// fails otherwise.
+	AllowExtensions, AllowFunctions []string
 }
 
 // DB is an open database. It is safe for concurrent use.
@@ -54,10 +60,14 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		d := &DB{dialect: sqlmcp.Postgres, limits: limits}
-		if err := openPostgres(ctx, dsn, maxConns, d); err != nil {
+		allow := pgAllow{extensions: opts.AllowExtensions, functions: opts.AllowFunctions}
+		if err := openPostgres(ctx, dsn, maxConns, allow, d); err != nil {
 			return nil, err
 		}
 		return d, nil
+	}
+	if len(opts.AllowExtensions)+len(opts.AllowFunctions) > 0 {
+		return nil, errors.New("--allow-extension and --allow-function apply to PostgreSQL only")
 	}
 	path, err := sqlitePath(dsn)
 	if err != nil {

@@ -186,6 +186,8 @@ type config struct {
 	cacheDir     string
 	schemas      string
 	requireRO    bool
+	allowExt     string // comma-separated
+	allowFunc    string // comma-separated schema.name
 	limits       sqlmcp.Limits
 	logLevel     string
 
@@ -222,6 +224,8 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
 	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL: the schemas to show, comma-separated (SQLMCP_SCHEMA; default: all but the system ones)")
 	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
+	fs.StringVar(&cfg.allowExt, "allow-extension", "", "PostgreSQL: extensions, comma-separated, whose non-volatile functions queries may call beyond the vetted ones; never those that run SQL text (SQLMCP_ALLOW_EXTENSION)")
+	fs.StringVar(&cfg.allowFunc, "allow-function", "", "PostgreSQL: functions defined in the database, as schema.name, comma-separated, that queries may call; never those that run SQL text (SQLMCP_ALLOW_FUNCTION)")
 	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
 	fs.DurationVar(&cfg.limits.Timeout, "timeout", 15*time.Second, "stop any query after this long, inside the engine (SQLMCP_TIMEOUT)")
 	fs.IntVar(&cfg.limits.MaxRows, "max-rows", 100, "rows a query returns unless the caller asks for fewer or more (SQLMCP_MAX_ROWS)")
@@ -349,17 +353,13 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	// Room for every allowed call plus the catalog and /readyz.
-	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2)})
+	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2),
+		AllowExtensions: splitList(cfg.allowExt), AllowFunctions: splitList(cfg.allowFunc)})
 	if err != nil {
 		return usageError{err}
 	}
 	defer db.Close()
-	var schemas []string
-	for _, s := range strings.Split(cfg.schemas, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			schemas = append(schemas, s)
-		}
-	}
+	schemas := splitList(cfg.schemas)
 	if len(schemas) > 0 && db.Dialect() != sqlmcp.Postgres {
 		return usagef("--schema is for PostgreSQL; a SQLite database has one schema")
 	}
