@@ -63,19 +63,25 @@ const (
 //     SELECT INTO;
 //   - nothing locks: no FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR
 //     KEY SHARE;
-//   - every function called, including t.f (PostgreSQL's attribute
-//     notation for f(t)), exists in cat and is immutable or stable, or is
-//     one of a few harmless volatile ones (random, clock_timestamp,
-//     timeofday, gen_random_uuid and the uuid generators, the pg_*_size
-//     functions); and is not denied, whatever its volatility: the
-//     functions that read server files or large objects, reach other
-//     servers (dblink), signal or control the server, replication or WAL,
-//     allocate transaction ids, take advisory locks, change settings
-//     (set_config), use sequences, sleep, notify, or run SQL given as text
-//     (query_to_xml, cursor_to_xml, ts_stat). Names are compared without
-//     regard to case or schema;
-//   - every operator, including OPERATOR(schema.op), exists in cat and is
-//     not volatile;
+//   - every function the statement can reach is allowed by what it is
+//     (see PostgresCatalog): a call, including t.f (PostgreSQL's attribute
+//     notation for f(t)); an operator, including OPERATOR(schema.op); a
+//     type named in a cast, a typed literal or a column list, through its
+//     input functions, a domain's CHECK constraints and the functions of
+//     casts that are not built in. A name without a schema reaches every
+//     function of that name on the search path, and each must be built in
+//     or from a vetted or allowed extension (or allowed by name), and
+//     immutable or stable, or one of a few harmless volatile ones (random,
+//     clock_timestamp, timeofday, gen_random_uuid and the uuid generators,
+//     the pg_*_size functions); and none may be denied, whatever its
+//     origin, volatility or the operator's allowance: the functions that
+//     read server files or large objects, reach other servers (dblink),
+//     signal or control the server, replication or WAL, allocate
+//     transaction ids, take advisory locks, change settings (set_config),
+//     use sequences, sleep, notify, or run SQL given as text (crosstab,
+//     connectby, xpath_table, query_to_xml, table_to_xml, ts_stat). On a
+//     server older than the grammar, SQL/JSON syntax is judged as the
+//     call the server will read it as;
 //   - TABLESAMPLE uses SYSTEM, BERNOULLI, SYSTEM_ROWS or SYSTEM_TIME.
 //
 // Every other statement is refused: INSERT, UPDATE, DELETE, MERGE, DDL,
@@ -86,9 +92,10 @@ const (
 // than the parser takes safely: brackets more than 1,000 levels deep, or
 // expressions chained or nested more than about 3,000 levels (a
 // 3,000-term a + b + ...). The guard cannot see inside views or function
-// bodies, nor the functions PostgreSQL calls unasked (casts, type input,
-// the equality behind DISTINCT and GROUP BY): the read-only transaction
-// around every statement is the wall there.
+// bodies, nor the functions PostgreSQL calls unasked on a column's values
+// (implicit casts, the equality behind DISTINCT and GROUP BY): the
+// read-only transaction around every statement, and the reset of the
+// connection after it, are the walls there.
 //
 // It returns nil, a *SyntaxError when the parser cannot read sql, or an
 // *Error saying what was refused and what to send instead. It is safe for

@@ -334,6 +334,7 @@ var pgDeniedFunctions = map[string]string{
 // pgDeniedPrefixes deny whole families by the start of their names.
 var pgDeniedPrefixes = []struct{ prefix, hint string }{
 	{"pg_ls_", hintFiles}, {"lo_", hintFiles}, {"pg_file_", hintFiles},
+	{"pg_hba_file_rules", hintFiles}, {"pg_ident_file_mappings", hintFiles}, {"pg_show_all_file_settings", hintFiles},
 	{"dblink", hintRemote}, {"postgres_fdw", hintRemote},
 	{"pg_advisory_", hintLocks}, {"pg_try_advisory_", hintLocks},
 	{"pg_stat_reset", hintServer}, {"pg_logical_", hintServer}, {"pg_wal_replay_", hintServer},
