@@ -654,6 +654,13 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if len(n.OperName) > 0 {
 			return w.operator(qualifiedName(n.OperName))
 		}
+		if n.SubLinkType == pg.SubLinkType_ANY_SUBLINK { // x IN (SELECT ...) runs =
+			return w.operator("", "=")
+		}
+	case *pg.CaseExpr: // CASE x WHEN y runs x = y
+		if n.Arg != nil {
+			return w.operator("", "=")
+		}
 	case *pg.SortBy: // ORDER BY x USING op
 		if len(n.UseOp) > 0 {
 			return w.operator(qualifiedName(n.UseOp))

@@ -515,6 +515,10 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 	}
 	pg15 := *cat
 	pg15.version = 150020
+	shadowed := cat.with(nil, nil)
+	shadowed.ops = maps.Clone(cat.ops)
+	shadowed.ops["public.="] = 'i'
+	shadowed.origins["public.="] = guard.OriginUser
 	for _, tt := range []struct {
 		name string
 		cat  guard.PostgresCatalog
@@ -536,6 +540,13 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 		{"type from a vetted extension", cat, "SELECT 'a=>1'::hstore", ""},
 		{"type from an extension not vetted", cat, "SELECT 'x'::xml2_thing", "from the extension xml2"},
 		{"CHECK the guard cannot read", cat, "SELECT 1::unreadable", "cannot read"},
+		{"a user's = on the search path", shadowed, "SELECT 1 = 2", "defined in this database"},
+		{"CASE x WHEN runs =", shadowed, "SELECT CASE 1 WHEN 2 THEN 'a' END", "defined in this database"},
+		{"IN (SELECT ...) runs =", shadowed, "SELECT 1 IN (SELECT 2)", "defined in this database"},
+		{"IN (list) runs =", shadowed, "SELECT 1 IN (2, 3)", "defined in this database"},
+		{"NULLIF runs =", shadowed, "SELECT NULLIF(1, 2)", "defined in this database"},
+		{"IS DISTINCT FROM runs =", shadowed, "SELECT 1 IS DISTINCT FROM 2", "defined in this database"},
+		{"searched CASE runs no =", shadowed, "SELECT CASE WHEN true THEN 1 END", ""},
 		{"pg17: JSON_VALUE is syntax", cat, `SELECT JSON_VALUE('{"a": 1}', '$.a')`, ""},
 		{"pg15: JSON_VALUE calls a user's json_value", &pg15, `SELECT JSON_VALUE('{"a": 1}', '$.a')`, "public.json_value()"},
 		{"pg15: JSON_SCALAR calls a user's json_scalar", &pg15, `SELECT json_scalar(1)`, "public.json_scalar()"},

@@ -31,6 +31,7 @@ var bootstrapCatalog = newPGCatalog([][]any{
 	{"o", "pg_catalog", "<", "pg_catalog", "int4lt", "i", ""},
 	{"o", "pg_catalog", "<>", "pg_catalog", "int4ne", "i", ""},
 	{"o", "pg_catalog", ">=", "pg_catalog", "int4ge", "i", ""},
+	{"o", "pg_catalog", ">", "pg_catalog", "int4gt", "i", ""},
 	{"t", "pg_catalog", "text", "", "", "i", ""},
 	{"t", "pg_catalog", "int4", "", "", "i", ""},
 	{"t", "pg_catalog", "oid", "", "", "i", ""},
@@ -60,8 +61,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		allow = &pgAllow{}
 	}
 	bases := map[[2]string][2]string{}
-	var calls [][2]any     // type key, function
-	var checks [][2]string // "schema.name" of a domain, a CHECK constraint
+	var calls [][2]any                     // type key, function
+	var checks [][2]string                 // "schema.name" of a domain, a CHECK constraint
+	members := map[[2]string][][2]string{} // an array's element, a composite's fields, a range's subtype
 	path := map[string]bool{}
 	for _, r := range rows {
 		if k, _ := r[0].(string); k == "p" {
@@ -96,6 +98,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			}
 		case "T":
 			calls = append(calls, [2]any{key, f})
+		case "M":
+			members[key] = append(members[key], [2]string{s[3], s[4]})
 		case "K":
 			checks = append(checks, [2]string{key[0] + "." + key[1], s[4]})
 		case "e":
@@ -117,23 +121,35 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		t.Checks = append(t.Checks, kc[1])
 		c.types[key] = t
 	}
-	// A domain's value is checked by its base types' constraints too:
-	// fold them in, so the guard judges one list.
+	// Making a value of a type makes values of the types it is built on:
+	// a domain's base types (their CHECKs run too), an array's element, a
+	// composite's fields, a range's subtype. Fold them in, so the guard
+	// judges one list.
+	for key, b := range bases {
+		members[key] = append(members[key], b)
+	}
+	folded := map[[2]string]guard.PostgresType{}
 	for key, t := range c.types {
 		seen := map[[2]string]bool{key: true}
-		for b, ok := bases[key]; ok && !seen[b]; b, ok = bases[b] {
-			seen[b] = true
-			bt := c.types[b]
-			t.Calls = append(t.Calls, bt.Calls...)
-			t.Checks = append(t.Checks, bt.Checks...)
-			if t.Origin == "" || t.Origin == guard.OriginUser {
-				if bt.Origin != "" && bt.Origin != guard.OriginUser {
-					t.Origin, t.Allowed = bt.Origin, bt.Allowed
-				}
+		queue := slices.Clone(members[key])
+		for len(queue) > 0 {
+			m := queue[0]
+			queue = queue[1:]
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			queue = append(queue, members[m]...)
+			mt := c.types[m]
+			t.Calls = append(slices.Clip(t.Calls), mt.Calls...)
+			t.Checks = append(slices.Clip(t.Checks), mt.Checks...)
+			if !worse(t, guard.PostgresType{Origin: "-"}) && worse(mt, guard.PostgresType{Origin: "-"}) {
+				t.Origin, t.Allowed = mt.Origin, mt.Allowed
 			}
 		}
-		c.types[key] = t
+		folded[key] = t
 	}
+	c.types = folded
 	// A type named without a schema may be any of the types of that name:
 	// the guard judges them as one, everything any of them calls.
 	c.anyTypes = map[string]guard.PostgresType{}
@@ -252,6 +268,15 @@ JOIN t ON t.oid = c.contypid
 JOIN pg_catalog.pg_depend d ON d.classid = 2606 AND d.objid = c.oid
 LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 2617 AND o.oid = d.refobjid
 JOIN r ON (d.refclassid = 1255 AND r.oid = d.refobjid) OR r.oid = o.oprcode
+UNION ALL
+SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
+FROM t
+CROSS JOIN LATERAL (SELECT ty.typelem FROM pg_catalog.pg_type ty WHERE ty.oid = t.oid
+	UNION ALL SELECT a.atttypid FROM pg_catalog.pg_type ty JOIN pg_catalog.pg_attribute a ON a.attrelid = ty.typrelid
+		WHERE ty.oid = t.oid AND a.attnum > 0 AND NOT a.attisdropped
+	UNION ALL SELECT g.rngsubtype FROM pg_catalog.pg_range g WHERE g.rngtypid = t.oid) AS e (oid)
+JOIN t AS m ON m.oid = e.oid
+WHERE m.oid >= 16384
 UNION ALL
 SELECT 'K', t.nspname, t.typname, '', pg_get_constraintdef(c.oid), 'i', ''
 FROM pg_catalog.pg_constraint c JOIN t ON t.oid = c.contypid

@@ -39,6 +39,8 @@ CREATE FUNCTION lock_check(text) RETURNS bool LANGUAGE plpgsql AS
   $$BEGIN PERFORM pg_advisory_lock(4501); RETURN true; END$$;
 CREATE DOMAIN locked_text AS text CHECK (lock_check(VALUE));
 CREATE DOMAIN locked_deeper AS locked_text;
+CREATE TYPE holder AS (a int, b locked_text);
+CREATE TABLE holders (h holder, l locked_text);
 CREATE DOMAIN checked_builtin AS bigint CHECK (pg_advisory_lock(VALUE) IS NOT NULL);
 CREATE TYPE feeling AS ENUM ('sad', 'happy');
 CREATE TYPE colour AS ENUM ('red', 'blue');
@@ -93,6 +95,9 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"domain CHECK with a built-in lock", `SELECT 4316::checked_builtin`},
 	{"domain in a typed literal", `SELECT locked_text 'x'`},
 	{"domain array", `SELECT '{x}'::locked_text[]`},
+	{"domain array type by name", `SELECT '{x}'::_locked_text`},
+	{"domain inside a composite", `SELECT '(1,x)'::holder`},
+	{"domain inside a table's row type", `SELECT jsonb_populate_record(NULL::holders, '{"l": "x"}')`},
 	{"cast through a user function", `SELECT 'sad'::feeling::int`},
 	{"a type whose cast runs a user function", `SELECT 'sad'::feeling`},
 	{"json_value on 15 is a call", `SELECT json_value('{"a": 1}', '$.a')`},
