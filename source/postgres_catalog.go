@@ -238,7 +238,7 @@ const pgCatalogSQL = `WITH r AS (
 	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1255 AND d.objid = p.oid AND d.deptype = 'e'
 	LEFT JOIN pg_catalog.pg_extension x ON x.oid = d.refobjid
 ), t AS (
-	SELECT ty.oid, n.nspname, ty.typname, ty.typbasetype, ty.typinput, ty.typreceive,
+	SELECT ty.oid, n.nspname, ty.typname, ty.typbasetype, ty.typinput, ty.typreceive, ty.typelem, ty.typrelid,
 		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN ty.oid < 16384 THEN '' ELSE '-' END AS origin
 	FROM pg_catalog.pg_type ty
 	JOIN pg_catalog.pg_namespace n ON n.oid = ty.typnamespace
@@ -267,16 +267,21 @@ FROM pg_catalog.pg_constraint c
 JOIN t ON t.oid = c.contypid
 JOIN pg_catalog.pg_depend d ON d.classid = 2606 AND d.objid = c.oid
 LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 2617 AND o.oid = d.refobjid
-JOIN r ON (d.refclassid = 1255 AND r.oid = d.refobjid) OR r.oid = o.oprcode
+JOIN r ON r.oid = CASE WHEN d.refclassid = 1255 THEN d.refobjid ELSE o.oprcode END
 UNION ALL
 SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
-FROM t
-CROSS JOIN LATERAL (SELECT ty.typelem FROM pg_catalog.pg_type ty WHERE ty.oid = t.oid
-	UNION ALL SELECT a.atttypid FROM pg_catalog.pg_type ty JOIN pg_catalog.pg_attribute a ON a.attrelid = ty.typrelid
-		WHERE ty.oid = t.oid AND a.attnum > 0 AND NOT a.attisdropped
-	UNION ALL SELECT g.rngsubtype FROM pg_catalog.pg_range g WHERE g.rngtypid = t.oid) AS e (oid)
-JOIN t AS m ON m.oid = e.oid
-WHERE m.oid >= 16384
+FROM t JOIN t AS m ON m.oid = t.typelem
+WHERE t.typelem >= 16384
+UNION ALL
+SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
+FROM pg_catalog.pg_attribute a
+JOIN t ON t.typrelid = a.attrelid
+JOIN t AS m ON m.oid = a.atttypid
+WHERE a.atttypid >= 16384 AND a.attnum > 0 AND NOT a.attisdropped
+UNION ALL
+SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
+FROM pg_catalog.pg_range g JOIN t ON t.oid = g.rngtypid JOIN t AS m ON m.oid = g.rngsubtype
+WHERE g.rngsubtype >= 16384
 UNION ALL
 SELECT 'K', t.nspname, t.typname, '', pg_get_constraintdef(c.oid), 'i', ''
 FROM pg_catalog.pg_constraint c JOIN t ON t.oid = c.contypid
