@@ -169,8 +169,14 @@ func (db *DB) runPostgres(ctx context.Context, sql string, args []any, fetch int
 func (p *pgDB) check(ctx context.Context, db *DB, sql string, limit int) (pgStatement, error) {
 	for retried := false; ; retried = true {
 		cat := p.cat.Load()
+		if st, ok := cat.verdicts.get(sql, limit); ok {
+			return st, nil
+		}
 		rec := &recordMisses{PostgresCatalog: cat}
 		st, err := guardPostgres(sql, limit, rec)
+		if err == nil {
+			cat.verdicts.put(sql, limit, st)
+		}
 		if err == nil || !rec.missed || retried {
 			return st, err
 		}

@@ -21,6 +21,9 @@ type pgCatalog struct {
 	anyTypes         map[string]guard.PostgresType // name, in a schema of the search path
 	extensions       map[string]bool               // installed
 	version          int
+	// verdicts remembers the statements the guard accepted under this
+	// catalog; a reloaded catalog starts with none.
+	verdicts verdictCache
 }
 
 // bootstrapCatalog knows only the operators, types and version the catalog

@@ -1,0 +1,50 @@
+package source
+
+import "sync"
+
+const (
+	// maxVerdicts bounds how many accepted statements one catalog
+	// remembers; when full, it forgets them all and starts again.
+	maxVerdicts = 1024
+	// maxVerdictText is the longest text remembered: longer statements are
+	// rare, and checked every time.
+	maxVerdictText = 16 << 10
+)
+
+// verdictCache remembers, for one catalog, the statements the guard
+// accepted and the text it wrapped each in, keyed by the exact text and row
+// limit: a verdict is reused only for the very text it was computed for,
+// under the very catalog (functions, types, server version, allowances) it
+// was computed with. Refusals are not kept. The zero value is ready; it is
+// safe for concurrent use.
+type verdictCache struct {
+	mu sync.Mutex
+	m  map[verdictKey]pgStatement
+}
+
+type verdictKey struct {
+	sql   string
+	limit int
+}
+
+func (c *verdictCache) get(sql string, limit int) (pgStatement, bool) {
+	if len(sql) > maxVerdictText {
+		return pgStatement{}, false
+	}
+	c.mu.Lock()
+	st, ok := c.m[verdictKey{sql, limit}]
+	c.mu.Unlock()
+	return st, ok
+}
+
+func (c *verdictCache) put(sql string, limit int, st pgStatement) {
+	if len(sql) > maxVerdictText {
+		return
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxVerdicts {
+		c.m = make(map[verdictKey]pgStatement, 64)
+	}
+	c.m[verdictKey{sql, limit}] = st
+	c.mu.Unlock()
+}
