@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -105,7 +104,10 @@ func (p *pgDB) pgEndCall(ctx context.Context, conn *pgxpool.Conn, br pgx.BatchRe
 	}
 	if pc.IsClosed() {
 		p.left.track(p, pc.PID())
-		return &pgLeftRunning{pid: pc.PID(), err: err}
+		if err == nil { // the result is whole; only the reset failed
+			return nil
+		}
+		return &pgLeftRunning{err: err}
 	}
 	return err
 }
@@ -127,20 +129,12 @@ func pgReset(ctx context.Context, pc *pgconn.PgConn) error {
 	return nil
 }
 
-// pgLeftRunning reports a call whose connection was closed after its
-// statement was sent: the server may still be running it.
-type pgLeftRunning struct {
-	pid uint32
-	err error
-}
+// pgLeftRunning marks the error of a call whose connection was closed
+// after its statement was sent: the server may still be running it. It
+// reads as the error it wraps; run words a timeout or a cancel with it.
+type pgLeftRunning struct{ err error }
 
-func (e *pgLeftRunning) Error() string {
-	msg := "the database did not stop the query; it may still be running (backend " + strconv.FormatUint(uint64(e.pid), 10) + ")"
-	if e.err != nil {
-		msg += ": " + e.err.Error()
-	}
-	return msg
-}
+func (e *pgLeftRunning) Error() string { return e.err.Error() }
 
 func (e *pgLeftRunning) Unwrap() error { return e.err }
 
