@@ -31,3 +31,16 @@ func RunPostgresEngineOnly(ctx context.Context, db *DB, sql string, limit int) (
 	})
 	return rows, err
 }
+
+// PostgresConnExec runs sql on one of db's pooled connections outside the
+// door (no transaction, no reset afterwards), to put the session in a
+// state a test needs.
+func PostgresConnExec(ctx context.Context, db *DB, sql string) error {
+	conn, err := db.pg.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	_, err = conn.Exec(ctx, sql)
+	return err
+}

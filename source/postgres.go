@@ -46,6 +46,10 @@ type pgDB struct {
 	reloadMu sync.Mutex
 	allow    pgAllow // what the operator allows beyond the vetted
 	types    pgTypes
+	// left tracks backends that may still run a statement sqlmcp gave
+	// up on; db is the door they are polled through.
+	left *pgLeft
+	db   *DB
 }
 
 // openPostgres opens a pool on the postgres:// or postgresql:// URL dsn,
@@ -66,6 +70,8 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	// Timestamps with time zone come back in UTC, the same on every
 	// server whatever its configuration.
 	cc.RuntimeParams["TimeZone"] = "UTC"
+	// The server lexes the text as the guard did (postgres_session.go).
+	pgStartupParams(cc)
 	// The extended protocol runs one statement per message: never the
 	// simple protocol, which runs every statement in the text. Exec also
 	// keeps no server-side prepared statements for ad-hoc SQL.
@@ -82,11 +88,19 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", d.name, err)
 	}
-	d.pg = &pgDB{pool: pool, allow: allow}
+	d.pg = &pgDB{pool: pool, allow: allow, left: newPGLeft(), db: d}
 	d.pg.cat.Store(bootstrapCatalog)
 	d.pg.types.seed()
 	ctx, cancel := context.WithTimeout(ctx, d.limits.Timeout+pgBackstop)
 	defer cancel()
+	if err := pgCheckLexing(ctx, pool); err != nil {
+		pool.Close()
+		var ce *pgconn.ConnectError
+		if errors.As(err, &ce) {
+			return pgConnectError(d.name, dsn, err)
+		}
+		return fmt.Errorf("PostgreSQL %s: %w", d.name, err)
+	}
 	if err := d.pg.loadCatalog(ctx, d); err != nil {
 		pool.Close()
 		return pgConnectError(d.name, dsn, err)
@@ -221,25 +235,23 @@ const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 // committed. BEGIN, the settings, the statement and ROLLBACK go out as one
 // pipeline, one round trip; a connection left in a transaction (the
 // statement failed, so the server skipped the ROLLBACK) is rolled back,
-// and one whose rollback fails is closed, so the pool drops it.
-func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, columns func([]Column), emit func([]any) bool) error {
+// and one whose rollback fails is closed, so the pool drops it. DISCARD ALL
+// follows the ROLLBACK in the pipeline, so nothing the statement did to the
+// session outlives the call (pgEndCall redoes both when the statement
+// failed). A connection whose server no longer reads text as the guard
+// does is refused and closed.
+func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, columns func([]Column), emit func([]any) bool) (err error) {
 	conn, err := db.pg.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Release()
-	defer func() {
-		pc := conn.Conn().PgConn()
-		if pc.IsClosed() || pc.TxStatus() == 'I' {
-			return
-		}
-		// The caller's context may be done: roll back on one that is not.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pgCancelGrace)
-		defer cancel()
-		if _, err := pc.Exec(rctx, "ROLLBACK").ReadAll(); err != nil || pc.TxStatus() != 'I' {
-			conn.Conn().Close(rctx)
-		}
-	}()
+	if err := pgLexesAsGuard(conn.Conn().PgConn()); err != nil {
+		conn.Conn().Close(ctx)
+		return fmt.Errorf("refusing the call: %w", err)
+	}
+	var br pgx.BatchResults
+	defer func() { err = db.pg.pgEndCall(ctx, conn, br, err) }()
 	// Zero would turn the timeout off: a timeout under 1ms is 1ms.
 	ms := strconv.FormatInt(max(db.limits.Timeout.Milliseconds(), 1), 10)
 	idle := strconv.FormatInt((db.limits.Timeout + pgBackstop).Milliseconds(), 10)
@@ -248,8 +260,8 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	b.Queue(pgSetup, ms, idle)
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
-	br := conn.SendBatch(ctx, b)
-	defer br.Close()
+	b.Queue("DISCARD ALL")
+	br = conn.SendBatch(ctx, b)
 	if _, err := br.Exec(); err != nil {
 		return err
 	}

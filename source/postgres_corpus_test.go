@@ -159,22 +159,22 @@ func TestPostgresDoorRunsReads(t *testing.T) {
 }
 
 // TestPostgresSnapshotSeesChanges checks the checker: an advisory lock
-// taken with the guard bypassed (the read-only transaction allows it, and
-// it outlives the rollback) must show in the snapshot.
+// taken on sqlmcp's pooled connection outside the door (which would
+// discard it after the call) must show in the snapshot.
 func TestPostgresSnapshotSeesChanges(t *testing.T) {
 	dsn := dbtest.PostgresDSN(t)
 	db := dbtest.Open(t, dsn, &source.Options{MaxConns: 1})
 	admin := dbtest.PostgresConn(t, dsn)
 	name := pgDatabase(t, dsn)
 	before := pgSnapshot(t, db, admin, name)
-	if _, err := source.RunPostgresEngineOnly(t.Context(), db, "SELECT pg_advisory_lock(42)", 0); err != nil {
+	if err := source.PostgresConnExec(t.Context(), db, "SELECT pg_advisory_lock(42)"); err != nil {
 		t.Fatal(err)
 	}
 	after := pgSnapshot(t, db, admin, name)
 	if after.Advisory != "1" || len(after.Locks) != 1 || cmp.Equal(before, after) {
 		t.Errorf("the snapshot missed a session advisory lock: %+v", after)
 	}
-	if _, err := source.RunPostgresEngineOnly(t.Context(), db, "SELECT pg_advisory_unlock(42)", 0); err != nil {
+	if err := source.PostgresConnExec(t.Context(), db, "SELECT pg_advisory_unlock(42)"); err != nil {
 		t.Fatal(err)
 	}
 	dbtest.PostgresExec(t, dsn, "INSERT INTO drop_log VALUES (3, 'x', NULL)")

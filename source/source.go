@@ -113,6 +113,7 @@ func (db *DB) Limits() sqlmcp.Limits { return db.limits }
 // Close closes the database.
 func (db *DB) Close() error {
 	if db.pg != nil {
+		db.pg.left.stop()
 		db.pg.pool.Close()
 		return nil
 	}
@@ -174,12 +175,24 @@ func (db *DB) Catalog(ctx context.Context, sql string, args ...any) ([][]any, er
 	return rows, err
 }
 
-// TimeoutError reports a statement stopped by Limits.Timeout.
-type TimeoutError struct{ Timeout time.Duration }
+// TimeoutError reports a statement that ran past Limits.Timeout: stopped
+// inside the database, or, when Running is set, cancelled by sqlmcp but not
+// stopped by the database within a short grace.
+type TimeoutError struct {
+	Timeout time.Duration
+	// Running means the database did not stop the statement: it may still
+	// be running, and DB.LeftRunning counts it until it ends.
+	Running bool
+}
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("the query ran longer than the %s timeout and was stopped inside the database; "+
-		"make it cheaper: filter with WHERE, aggregate, add LIMIT, or avoid joins that multiply rows", e.Timeout)
+	const cheaper = "make it cheaper: filter with WHERE, aggregate, add LIMIT, or avoid joins that multiply rows"
+	if e.Running {
+		return fmt.Sprintf("the query ran longer than the %s timeout and sqlmcp cancelled it, but the database did not stop the query; "+
+			"it may still be running, and takes one of this server's turns until it ends. "+
+			"Do not send it again: %s, or avoid functions the database cannot interrupt", e.Timeout, cheaper)
+	}
+	return fmt.Sprintf("the query ran longer than the %s timeout and was stopped inside the database; %s", e.Timeout, cheaper)
 }
 
 // run is the door: it takes a connection, runs sql through the guard with
@@ -193,11 +206,17 @@ func (db *DB) run(ctx context.Context, sql string, args []any, fetch int, column
 		qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+pgBackstop)
 		defer cancel()
 		err := db.runPostgres(qctx, sql, args, fetch, columns, emit)
+		// A connection closed mid-call may have left its statement running.
+		running := errors.As(err, new(*pgLeftRunning))
 		switch {
 		case err == nil:
 			return nil
+		case ctx.Err() != nil && running:
+			return fmt.Errorf("query cancelled, but the database did not stop the query; it may still be running: %w", ctx.Err())
 		case ctx.Err() != nil:
 			return fmt.Errorf("query cancelled: %w", ctx.Err())
+		case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
+			return &TimeoutError{Timeout: db.limits.Timeout, Running: true}
 		case errors.Is(qctx.Err(), context.DeadlineExceeded), isStatementTimeout(err):
 			return &TimeoutError{Timeout: db.limits.Timeout}
 		}

@@ -14,9 +14,12 @@ import (
 // then gets a busy error it can act on; a freed turn is taken at once.
 func TestBusy(t *testing.T) {
 	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{Timeout: 200 * time.Millisecond}})
-	s := &server{db: db, slots: make(chan struct{}, 1)}
-	s.slots <- struct{}{} // a long call holds the only turn
-	_, err := s.acquire(t.Context())
+	s := &server{db: db, turns: newTurns(db, 1)}
+	hold, err := s.acquire(t.Context()) // a long call holds the only turn
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.acquire(t.Context())
 	var busy *BusyError
 	if !errors.As(err, &busy) || verdict(err) != "busy" {
 		t.Fatalf("got %v, want a busy error", err)
@@ -24,13 +27,13 @@ func TestBusy(t *testing.T) {
 	if want := "busy: 1 queries are running and this call waited 200ms for a turn; retry later"; err.Error() != want {
 		t.Errorf("got %q, want %q", err, want)
 	}
-	time.AfterFunc(50*time.Millisecond, func() { <-s.slots })
+	time.AfterFunc(50*time.Millisecond, hold)
 	release, err := s.acquire(t.Context())
 	if err != nil {
 		t.Fatalf("a turn freed while waiting: %v", err)
 	}
 	release()
-	if len(s.slots) != 0 {
-		t.Error("the turn was not given back")
+	if calls, left := s.turns.running(); calls != 0 || left != 0 {
+		t.Errorf("%d turns still taken, %d left running; want none", calls, left)
 	}
 }

@@ -31,8 +31,10 @@ type Options struct {
 	// Version is reported to clients. Default "dev".
 	Version string
 	// MaxConcurrency is how many tool calls may reach the database at
-	// once; the rest wait up to the query timeout, then get a "busy" error.
-	// Zero means no limit beyond the connection pool.
+	// once, counting statements the database did not stop when their
+	// timeout came (they hold a turn until they end); the rest wait up to
+	// the query timeout, then get a "busy" error. Zero means no limit
+	// beyond the connection pool.
 	MaxConcurrency int
 }
 
@@ -41,7 +43,7 @@ type server struct {
 	db    *source.DB
 	cat   *schema.Catalog
 	log   zerolog.Logger
-	slots chan struct{} // one token per call allowed at once; nil for no limit
+	turns *turns // nil for no limit
 }
 
 // NewServer returns an MCP server offering the six tools over db, whose
@@ -57,7 +59,7 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	}
 	s := &server{db: db, cat: cat, log: opts.Logger}
 	if opts.MaxConcurrency > 0 {
-		s.slots = make(chan struct{}, opts.MaxConcurrency)
+		s.turns = newTurns(db, opts.MaxConcurrency)
 	}
 	// The SDK's own messages (sessions opening and closing) are noise at
 	// info; keep its warnings and errors.
@@ -134,7 +136,11 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 			a.audit(e)
 		}
 		if err != nil {
-			e.Str("verdict", verdict(err)).Str("error", err.Error()).Dur("duration", time.Since(start)).Send()
+			var ee *source.EngineError
+			if errors.As(err, &ee) {
+				e.Str("sqlstate", ee.Code)
+			}
+			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Dur("duration", time.Since(start)).Send()
 			var zero Out
 			return nil, zero, err
 		}
@@ -144,41 +150,6 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 	})
 }
 
-// BusyError reports a call that waited its turn for as long as a query may
-// run and did not get one.
-type BusyError struct {
-	Running int
-	Waited  time.Duration
-}
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("busy: %d queries are running and this call waited %s for a turn; retry later", e.Running, e.Waited)
-}
-
-// acquire waits for a turn to reach the database, up to the query
-// timeout, and returns the function that gives the turn back.
-func (s *server) acquire(ctx context.Context) (release func(), err error) {
-	if s.slots == nil {
-		return func() {}, nil
-	}
-	select {
-	case s.slots <- struct{}{}:
-		return func() { <-s.slots }, nil
-	default:
-	}
-	wait := s.db.Limits().Timeout
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case s.slots <- struct{}{}:
-		return func() { <-s.slots }, nil
-	case <-timer.C:
-		return nil, &BusyError{Running: cap(s.slots), Waited: wait}
-	case <-ctx.Done():
-		return nil, fmt.Errorf("call cancelled while waiting for a turn: %w", ctx.Err())
-	}
-}
-
 // verdict classifies an error for the audit log.
 func verdict(err error) string {
 	var ge *guard.Error
@@ -186,6 +157,8 @@ func verdict(err error) string {
 	switch {
 	case errors.As(err, &ge):
 		return "refused"
+	case errors.As(err, &te) && te.Running:
+		return "not_stopped"
 	case errors.As(err, &te):
 		return "timeout"
 	case errors.Is(err, context.Canceled):
@@ -210,8 +183,8 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	case errors.As(err, &te), errors.Is(err, context.Canceled):
 		return err
 	case errors.As(err, &se):
-		return fmt.Errorf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes",
-			s.db.Dialect(), se.Message, near(sql, se.Position))
+		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes",
+			s.db.Dialect(), se.Message, near(sql, se.Position)), err}
 	case errors.As(err, &ee):
 		msg := ee.Message + near(sql, ee.Position)
 		if ee.Detail != "" {
@@ -220,10 +193,40 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 		if ee.Hint != "" {
 			msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
 		}
-		return fmt.Errorf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, ee.Message))
+		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, ee.Message)), err}
 	}
 	msg := err.Error()
-	return fmt.Errorf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, msg))
+	return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, msg)), err}
+}
+
+// worded is an error as the model reads it, wrapping the error it words,
+// so the audit log can tell what it was.
+type worded struct {
+	text string
+	err  error
+}
+
+func (e *worded) Error() string { return e.text }
+func (e *worded) Unwrap() error { return e.err }
+
+// auditError is what the audit log says of err: sqlmcp's own words (a
+// refusal, which quotes only the SQL the log holds anyway, a timeout, a
+// busy server, a cancel) as they are; anything from the engine with its
+// values cut, since engines quote the data they choke on.
+func auditError(err error) string {
+	var w *worded
+	if errors.As(err, &w) {
+		err = w.err
+	}
+	var ee *source.EngineError
+	switch {
+	case errors.As(err, &ee):
+		return ee.Redacted()
+	case errors.As(err, new(*guard.Error)), errors.As(err, new(*guard.SyntaxError)),
+		errors.As(err, new(*source.TimeoutError)), errors.As(err, new(*BusyError)), errors.Is(err, context.Canceled):
+		return err.Error()
+	}
+	return source.RedactValues(err.Error())
 }
 
 // near says where in sql a 1-based character position falls.

@@ -71,6 +71,12 @@ func serveBench(b *testing.B) *mcp.ClientSession {
 // and returns a real MCP client session over in-memory transports.
 func serve(t testing.TB, db *source.DB, log zerolog.Logger) *mcp.ClientSession {
 	t.Helper()
+	return serveWith(t, db, &tools.Options{Logger: log})
+}
+
+// serveWith is serve with the server's options.
+func serveWith(t testing.TB, db *source.DB, opts *tools.Options) *mcp.ClientSession {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "notes.yaml")
 	if err := os.WriteFile(path, []byte(annotations), 0o644); err != nil {
 		t.Fatal(err)
@@ -79,7 +85,7 @@ func serve(t testing.TB, db *source.DB, log zerolog.Logger) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := tools.NewServer(db, cat, &tools.Options{Logger: log})
+	srv := tools.NewServer(db, cat, opts)
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(t.Context(), st, nil); err != nil {
 		t.Fatal(err)

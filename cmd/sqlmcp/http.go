@@ -283,6 +283,7 @@ type httpServer struct {
 	tokens   []token
 	allow    *allowlist
 	maxBody  int64
+	maxTurns int            // --max-concurrency; 0 for no limit
 	inflight sync.WaitGroup // requests being served, for shutdown
 }
 
@@ -330,11 +331,12 @@ func serveHTTP(ctx context.Context, cfg *config, db *source.DB, srv *mcp.Server,
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 
 	s := &httpServer{
-		log:     log,
-		db:      db,
-		tokens:  cfg.tokens,
-		allow:   newAllowlist(bindHost, port, tlsConfig != nil, cfg.hosts, cfg.origins),
-		maxBody: cfg.maxBodyBytes,
+		log:      log,
+		db:       db,
+		tokens:   cfg.tokens,
+		allow:    newAllowlist(bindHost, port, tlsConfig != nil, cfg.hosts, cfg.origins),
+		maxBody:  cfg.maxBodyBytes,
+		maxTurns: cfg.maxConcurrency,
 	}
 	srv.AddReceivingMiddleware(s.mcpMiddleware)
 	sdkLog := log
@@ -637,7 +639,9 @@ func (s *httpServer) healthz(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "ok\n")
 }
 
-// readyz says the database answers a guarded SELECT 1 within a second.
+// readyz says the database answers a guarded SELECT 1 within a second, and
+// how many statements the database did not stop are still running: when
+// they hold every turn, the server is not ready.
 func (s *httpServer) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
@@ -647,7 +651,16 @@ func (s *httpServer) readyz(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not ready: the database did not answer", http.StatusServiceUnavailable)
 		return
 	}
+	left, _ := s.db.LeftRunning()
+	if left > 0 && s.maxTurns > 0 && left >= s.maxTurns {
+		http.Error(w, fmt.Sprintf("not ready: every turn is held by %d queries the database did not stop", left), http.StatusServiceUnavailable)
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if left > 0 {
+		fmt.Fprintf(w, "ok: %d queries the database did not stop are still running\n", left)
+		return
+	}
 	io.WriteString(w, "ok\n")
 }
 

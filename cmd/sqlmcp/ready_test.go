@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// TestReadyzCountsLeftRunning: a statement PostgreSQL does not stop when
+// the caller gives up is said to be maybe still running, and /readyz
+// reports it while it runs, and is not ready when such statements hold
+// every turn. The statement is path_inter on two long paths, which
+// PostgreSQL does not interrupt (about 9 s on the test server; tools'
+// TestUninterruptibleQuery has the timeout's route).
+func TestReadyzCountsLeftRunning(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	db := dbtest.Open(t, dsn, &source.Options{Limits: sqlmcp.Limits{Timeout: time.Minute}})
+	// Cleanups run last first: this one, before the database is dropped,
+	// waits for the backend to end (pg_terminate_backend cannot stop it).
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			if n, _ := db.LeftRunning(); n == 0 {
+				return
+			}
+		}
+	})
+	const n = 25000
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	_, err := db.Query(ctx, fmt.Sprintf(`SELECT (SELECT ('[' || string_agg(format('(%%s,0)', i), ',') || ',(%[1]d,10)]')::path FROM generate_series(1, %[1]d) AS i)
+	?# (SELECT ('[' || string_agg(format('(%%s,5)', i), ',') || ']')::path FROM generate_series(1, %[1]d - 1) AS i)`, n), 0)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "query cancelled, but the database did not stop the query; it may still be running") {
+		t.Fatalf("got %v, want a cancel the database did not obey", err)
+	}
+	ready := func(maxTurns int) (int, string) {
+		hs := &httpServer{log: zerolog.Nop(), db: db, maxTurns: maxTurns}
+		rec := httptest.NewRecorder()
+		hs.readyz(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := ready(1); code != http.StatusServiceUnavailable || !strings.Contains(body, "every turn is held by 1 queries the database did not stop") {
+		t.Errorf("with one turn: got %d %q, want 503 naming the statement left running", code, body)
+	}
+	if code, body := ready(2); code != http.StatusOK || body != "ok: 1 queries the database did not stop are still running\n" {
+		t.Errorf("with two turns: got %d %q, want 200 counting the statement left running", code, body)
+	}
+}
