@@ -174,7 +174,16 @@ func (db *DB) runPostgres(ctx context.Context, sql string, args []any, fetch int
 	if err != nil {
 		return err
 	}
-	return db.execPostgres(ctx, st, args, columns, emit)
+	for attempt := 0; ; attempt++ {
+		began := false
+		err := db.execPostgres(ctx, st, args, columns, func(row []any) bool {
+			began = true
+			return emit(row)
+		})
+		if err == nil || began || attempt >= pgRetries+int(db.pg.pool.Config().MaxConns) || ctx.Err() != nil || !pgRetryable(err) {
+			return err
+		}
+	}
 }
 
 // check runs sql through the guard. When the guard met a function or
