@@ -85,6 +85,9 @@ type Catalog struct {
 	version int64     // SQLite's schema version when tables was read
 	read    time.Time // when tables was read
 	tables  []*Table  // sorted by name
+
+	valuesMu sync.Mutex  // held while the value index is built
+	values   *valueIndex // for search; nil until built
 }
 
 // postgresTTL is how long a PostgreSQL schema is trusted before it is read
