@@ -290,13 +290,14 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	if err != nil {
 		return pgError(err, st)
 	}
-	// pgx reuses the field descriptions for the next statement: copy them.
-	fields := append([]pgconn.FieldDescription(nil), rows.FieldDescriptions()...)
+	fields := rows.FieldDescriptions()
 	types, known := db.pg.types.get(fields)
 	if !known {
 		// A type sqlmcp has not met (a table's row type, an enum made
 		// after Open): look it up before any row is read, on another
-		// connection, since this one is busy with the rows.
+		// connection, since this one is busy with the rows. pgx reuses
+		// the field descriptions for the next statement: copy them.
+		fields = append([]pgconn.FieldDescription(nil), fields...)
 		if db.pg.lookupElsewhere(ctx, db, fields) == nil {
 			types, known = db.pg.types.get(fields)
 		}

@@ -12,21 +12,24 @@ import (
 // streams past, keeping at most cell bytes of each value and row bytes of
 // all its values, and a cut value becomes its prefix, a NUL byte and its
 // real length in decimal (text-format values never hold a NUL, so the cut
-// cannot be mistaken for data; see splitCut). Every other message passes
-// through as it is, and pgx refuses those longer than its own bound.
+// cannot be mistaken for data; see splitCut). A long error or notice keeps
+// the start of each field. Every other message passes through as it is,
+// read straight into pgx's buffer, and pgx refuses those longer than its
+// own bound.
 type rowCutter struct {
 	r               io.Reader
 	over, cell, row int
 
 	hdr   [5]byte
-	nhdr  int
+	nhdr  int    // bytes of hdr read but not handed on: a header split by a read
 	out   []byte // rewritten bytes not yet handed on
-	pass  int    // bytes of the current message to copy as they come
+	in    []byte // bytes read but not yet looked at
+	pass  int    // bytes of the current message to hand on as they come
 	c     *cutRow
-	spare []byte // a buffer to read a cut row's body through
+	spare []byte // a buffer to read a cut message's body through
 }
 
-// cutRow is the state of one data row being rewritten.
+// cutRow is the state of one message being rewritten.
 type cutRow struct {
 	left      int    // body bytes still to read
 	body      []byte // the rewritten body
@@ -53,50 +56,104 @@ func newRowCutter(r io.Reader, over, cell, row int) *rowCutter {
 	return &rowCutter{r: r, over: over, cell: cell, row: row}
 }
 
-// Read hands on the stream with oversized data rows rewritten. An error of
+// Read hands on the stream with oversized messages rewritten. An error of
 // the underlying reader leaves the state as it was, so a retried Read goes
 // on where it stopped.
 func (c *rowCutter) Read(p []byte) (int, error) {
 	for {
-		switch {
-		case len(c.out) > 0:
+		if len(c.out) > 0 {
 			n := copy(p, c.out)
 			c.out = c.out[n:]
 			return n, nil
-		case c.pass > 0:
-			n, err := c.r.Read(p[:min(len(p), c.pass)])
-			c.pass -= n
-			return n, err
-		case c.c != nil:
+		}
+		if c.c != nil {
 			if err := c.readCut(); err != nil {
 				return 0, err
 			}
-		default:
-			n, err := c.r.Read(c.hdr[c.nhdr:])
-			c.nhdr += n
+			continue
+		}
+		n, err := c.fill(p)
+		if c.nhdr > 0 { // finish the header an earlier read split
+			k := copy(c.hdr[c.nhdr:], p[:n])
+			c.nhdr += k
 			if c.nhdr < len(c.hdr) {
-				if err == nil {
-					continue
+				if err != nil {
+					return 0, err
 				}
-				return 0, err
+				continue
 			}
 			c.nhdr = 0
-			body := int(int32(binary.BigEndian.Uint32(c.hdr[1:]))) - 4
-			if body > c.over {
-				switch c.hdr[0] {
-				case 'D':
-					c.c = &cutRow{left: body, cols: -1, cellLimit: c.cell, rowLimit: c.row}
-					continue
-				case 'E', 'N': // an error or notice, quoting a long value
-					c.c = &cutRow{left: body, fields: true, cellLimit: pgFieldBytes, rowLimit: c.over / 2}
-					continue
-				}
+			c.keepBack(p[k:n])
+			if !c.start() {
+				c.out = c.hdr[:] // hdr is read again only once out is handed on
 			}
-			c.out = append(c.out[:0], c.hdr[:]...)
-			c.pass = max(body, 0)
-			// An error with the header whole is reported by the next Read.
+			continue
+		}
+		if m := c.scan(p[:n]); m > 0 || err != nil {
+			return m, err
 		}
 	}
+}
+
+// fill reads what was kept back first, then the connection.
+func (c *rowCutter) fill(p []byte) (int, error) {
+	if len(c.in) > 0 {
+		n := copy(p, c.in)
+		c.in = c.in[n:]
+		return n, nil
+	}
+	return c.r.Read(p)
+}
+
+// keepBack puts b before what is kept back, to be read again.
+func (c *rowCutter) keepBack(b []byte) {
+	if len(b) > 0 {
+		c.in = append(append(make([]byte, 0, len(b)+len(c.in)), b...), c.in...)
+	}
+}
+
+// scan follows the messages in b, just read, and returns how many of its
+// bytes to hand on as they are: all of them, or those before a header the
+// read split or before a message to rewrite (the rest is kept back).
+func (c *rowCutter) scan(b []byte) int {
+	i := 0
+	for i < len(b) {
+		if c.pass > 0 {
+			k := min(c.pass, len(b)-i)
+			c.pass -= k
+			i += k
+			continue
+		}
+		if len(b)-i < len(c.hdr) {
+			c.nhdr = copy(c.hdr[:], b[i:])
+			return i
+		}
+		copy(c.hdr[:], b[i:])
+		if c.start() {
+			c.keepBack(b[i+len(c.hdr):])
+			return i
+		}
+		i += len(c.hdr)
+	}
+	return i
+}
+
+// start reads the message header in hdr: it reports true, with the cut
+// begun, for a message to rewrite, and otherwise lets its body pass.
+func (c *rowCutter) start() bool {
+	body := int(int32(binary.BigEndian.Uint32(c.hdr[1:]))) - 4
+	if body > c.over {
+		switch c.hdr[0] {
+		case 'D':
+			c.c = &cutRow{left: body, cols: -1, cellLimit: c.cell, rowLimit: c.row}
+			return true
+		case 'E', 'N': // an error or notice, quoting a long value
+			c.c = &cutRow{left: body, fields: true, cellLimit: pgFieldBytes, rowLimit: c.over / 2}
+			return true
+		}
+	}
+	c.pass = max(body, 0)
+	return false
 }
 
 // readCut reads more of the row being cut; once it is read whole, the
@@ -106,7 +163,7 @@ func (c *rowCutter) readCut() error {
 		c.spare = make([]byte, 32<<10)
 	}
 	r := c.c
-	n, err := c.r.Read(c.spare[:min(len(c.spare), r.left)])
+	n, err := c.fill(c.spare[:min(len(c.spare), r.left)])
 	r.left -= n
 	r.feed(c.spare[:n])
 	if r.left > 0 {

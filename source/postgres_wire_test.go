@@ -71,21 +71,33 @@ func TestRowCutter(t *testing.T) {
 	in = append(in, pgMessage('C', []byte(strings.Repeat("c", 300)+"\x00"))...)
 	want = append(want, pgMessage('C', []byte(strings.Repeat("c", 300)+"\x00"))...)
 
-	c := newRowCutter(&trickle{b: in}, 50, 10, 22)
-	var got []byte
-	buf := make([]byte, 7)
-	for {
-		n, err := c.Read(buf)
-		got = append(got, buf[:n]...)
-		if err == io.EOF {
-			break
-		}
-		if err != nil && err != errTimeout {
-			t.Fatal(err)
-		}
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("stream (-want +got):\n%s", diff)
+	for _, tt := range []struct {
+		name string
+		r    io.Reader
+		buf  int
+	}{
+		{"a byte at a time, with timeouts", &trickle{b: in}, 7},
+		{"in one read", bytes.NewReader(in), 1 << 16},
+		{"in reads of 100 bytes", bytes.NewReader(in), 100},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newRowCutter(tt.r, 50, 10, 22)
+			var got []byte
+			buf := make([]byte, tt.buf)
+			for {
+				n, err := c.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil && err != errTimeout {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("stream (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
