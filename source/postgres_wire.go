@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // rowCutter sits between the PostgreSQL connection and pgx's protocol
@@ -37,7 +38,7 @@ type cutRow struct {
 	num       [4]byte
 	nnum      int
 	inValue   bool
-	vlen      int // the current value's length
+	vlen      int // the current value's length; for fields, where its text starts
 	vread     int // bytes of it read
 	keep      int // bytes of it kept
 	kept      int // bytes of values kept in this row
@@ -250,9 +251,10 @@ func (r *cutRow) feedFields(b []byte) {
 		switch {
 		case !r.inValue: // a field's code, or the final NUL
 			r.body = append(r.body, c)
-			r.inValue, r.vread = c != 0, 0
+			r.inValue, r.vread, r.vlen = c != 0, 0, len(r.body)
 		case c == 0:
 			if r.vread > r.keep {
+				r.body = dropSplitRune(r.body, r.vlen)
 				r.body = append(r.body, "…"...)
 			}
 			r.body = append(r.body, 0)
@@ -268,4 +270,17 @@ func (r *cutRow) feedFields(b []byte) {
 			r.vread++
 		}
 	}
+}
+
+// dropSplitRune drops the last rune of b[start:] when a cut split it.
+func dropSplitRune(b []byte, start int) []byte {
+	for i := len(b) - 1; i >= start && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }

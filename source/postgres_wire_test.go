@@ -118,3 +118,17 @@ func TestSplitCut(t *testing.T) {
 		}
 	}
 }
+
+// TestCutKeepsRunesWhole: a value or an error field cut inside a
+// multi-byte character loses that character, not half of it.
+func TestCutKeepsRunesWhole(t *testing.T) {
+	if got := cutMarked("aé", 2, 3); got != "a…[cut: 3 bytes in all]" {
+		t.Errorf("cutMarked = %q", got)
+	}
+	if got := cutMarked("ab\xc3", 9, 30); got != "ab…[cut: 30 bytes in all]" {
+		t.Errorf("cutMarked of a prefix read cut = %q", got)
+	}
+	if got := dropSplitRune([]byte("Mxé\xc3"), 1); string(got) != "Mxé" {
+		t.Errorf("dropSplitRune = %q", got)
+	}
+}

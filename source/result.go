@@ -157,11 +157,17 @@ func cutText(s string, max int) string {
 // cutMarked cuts s, the first bytes of a text of total bytes, to at most
 // max bytes on a rune boundary, and says how long the whole was.
 func cutMarked(s string, max, total int) string {
-	cut := min(max, len(s))
-	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
-		cut--
+	s = s[:min(max, len(s))]
+	// Drop a last rune the cut (here or as it was read) split.
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if !utf8.FullRuneInString(s[i:]) {
+				s = s[:i]
+			}
+			break
+		}
 	}
-	return fmt.Sprintf("%s…[cut: %d bytes in all]", s[:cut], total)
+	return fmt.Sprintf("%s…[cut: %d bytes in all]", s, total)
 }
 
 // cutArray turns an array's elements into cells, keeping those that fit in
