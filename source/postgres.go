@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 )
 
@@ -31,10 +33,20 @@ const (
 	// pgCancelGrace is how long pgx waits for the server to answer a
 	// cancel request before it closes the connection.
 	pgCancelGrace = 2 * time.Second
-	// pgMaxMessageBytes bounds one protocol message, so one row of the
-	// result: SELECT repeat('x', 1e9) fails instead of taking a gigabyte.
-	pgMaxMessageBytes = 64 << 20
+	// pgMessageSlack is what a message may hold besides the values the
+	// limits let through: the lengths and cut markers of up to 1664
+	// columns (PostgreSQL's most), a row description, an error.
+	pgMessageSlack = 64 << 10
 )
+
+// pgMessageBound is the largest protocol message sqlmcp reads whole:
+// MaxBytes + MaxCellBytes + 64 KiB. A data row longer than that is cut as
+// it streams in (see rowCutter) to at most MaxCellBytes of each value and
+// MaxBytes + MaxCellBytes of all, so it fits; any other message longer
+// than that is an error, and the connection is closed.
+func pgMessageBound(l sqlmcp.Limits) int {
+	return l.MaxBytes + l.MaxCellBytes + pgMessageSlack
+}
 
 // pgDB is the PostgreSQL side of a DB: the pool, and the catalogs the guard
 // and the value conversion read.
@@ -78,7 +90,11 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	cc.DefaultQueryExecMode = pgx.QueryExecModeExec
 	cc.StatementCacheCapacity = 0
 	cc.DescriptionCacheCapacity = 0
-	cc.MaxProtocolMessageBodyLen = pgMaxMessageBytes
+	bound := pgMessageBound(d.limits)
+	cc.MaxProtocolMessageBodyLen = bound
+	cc.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		return pgproto3.NewFrontend(newRowCutter(r, bound, d.limits.MaxCellBytes, d.limits.MaxBytes+d.limits.MaxCellBytes), w)
+	}
 	// On a cancelled context, ask the server to stop the statement (the
 	// default only closes the socket, and the backend runs on).
 	cc.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
@@ -163,6 +179,9 @@ func redact(msg, dsn string) string {
 type pgStatement struct {
 	text     string
 	position func(int) int
+	// cut is the cell limit values are converted under (see pgRow); zero
+	// for sqlmcp's own reads, whose values are whole.
+	cut int
 }
 
 // runPostgres is the door for PostgreSQL: the guard judges sql (wrapped in
@@ -173,6 +192,9 @@ func (db *DB) runPostgres(ctx context.Context, sql string, args []any, fetch int
 	st, err := db.pg.check(ctx, db, sql, fetch)
 	if err != nil {
 		return err
+	}
+	if fetch > 0 {
+		st.cut = db.limits.MaxCellBytes
 	}
 	for attempt := 0; ; attempt++ {
 		began := false
@@ -285,36 +307,21 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	types, known := db.pg.types.get(fields)
 	if !known {
 		// A type sqlmcp has not met (a table's row type, an enum made
-		// after Open): read the rows, look the types up once the
-		// transaction is over, then convert. pgx reuses the field
-		// descriptions for the next statement: copy them.
+		// after Open): look it up before any row is read, on another
+		// connection, since this one is busy with the rows. pgx reuses
+		// the field descriptions for the next statement: copy them.
 		fields = append([]pgconn.FieldDescription(nil), fields...)
-		var raws [][][]byte
-		for rows.Next() {
-			raws = append(raws, copyRaw(rows.RawValues()))
+		if db.pg.lookupElsewhere(ctx, db, fields) == nil {
+			types, known = db.pg.types.get(fields)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return pgError(err, st)
-		}
-		if err := br.Close(); err != nil {
-			return err
-		}
-		if err := db.pg.lookupTypes(ctx, conn, fields); err != nil {
-			return err
-		}
-		types, _ = db.pg.types.get(fields)
-		pgColumns(columns, fields, types)
-		for _, raw := range raws {
-			if !emit(pgRow(raw, types)) {
-				break
-			}
-		}
-		return nil
 	}
-	pgColumns(columns, fields, types)
+	if known {
+		pgColumns(columns, fields, types)
+	}
+	// Rows come converted one at a time and handed on; none is kept here,
+	// and with st.cut set no value is converted past its cut.
 	for rows.Next() {
-		if !emit(pgRow(rows.RawValues(), types)) {
+		if !emit(pgRow(rows.RawValues(), types, st.cut)) {
 			break
 		}
 	}
@@ -322,7 +329,19 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	if err := rows.Err(); err != nil {
 		return pgError(err, st)
 	}
-	return br.Close()
+	if err := br.Close(); err != nil {
+		return err
+	}
+	if !known {
+		// No connection to spare: the unknown types were read as text.
+		// Look them up now, to name the columns and for the next time.
+		if err := db.pg.lookupTypes(ctx, conn, fields); err != nil {
+			return err
+		}
+		types, _ = db.pg.types.get(fields)
+		pgColumns(columns, fields, types)
+	}
+	return nil
 }
 
 // pgDiscard reads and closes rows, returning their error.
@@ -352,8 +371,8 @@ func pgColumns(columns func([]Column), fields []pgconn.FieldDescription, types [
 func pgError(err error, st pgStatement) error {
 	var big *pgproto3.ExceededMaxBodyLenErr
 	if errors.As(err, &big) {
-		return fmt.Errorf("a row of the result is %d bytes, more than the %d this server reads; "+
-			"select fewer or shorter columns (left(col, 100), length(col))", big.ActualBodyLen, big.MaxExpectedBodyLen)
+		return fmt.Errorf("the server sent a message of %d bytes, more than the %d sqlmcp reads (set by --max-bytes "+
+			"and --max-cell-bytes); select fewer or shorter values (left(col, 100), length(col))", big.ActualBodyLen, big.MaxExpectedBodyLen)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code != "57014" {

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -124,18 +125,38 @@ WHERE t.typrelid = 0 AND NOT EXISTS (
 	return nil
 }
 
-// lookupTypes reads the types of fields the cache lacks, with their
-// element and base types, inside tx, through the guard.
-func (p *pgDB) lookupTypes(ctx context.Context, conn *pgxpool.Conn, fields []pgconn.FieldDescription) error {
+// lookupElsewhere reads the types of fields the cache lacks on a pooled
+// connection of its own, through the door like any of sqlmcp's reads. It
+// waits at most a second for a connection, so calls that each hold one
+// cannot wait on one another.
+func (p *pgDB) lookupElsewhere(ctx context.Context, db *DB, fields []pgconn.FieldDescription) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	rows, err := db.pgOwnRows(ctx, pgLookupSQL(fields), p.cat.Load())
+	if err != nil {
+		return err
+	}
+	p.types.add(rows)
+	return nil
+}
+
+// pgLookupSQL reads the types of fields with their element and base types.
+func pgLookupSQL(fields []pgconn.FieldDescription) string {
 	var list []string
 	for _, f := range fields {
 		list = append(list, strconv.FormatUint(uint64(f.DataTypeOID), 10))
 	}
 	in := strings.Join(list, ", ")
-	sql := pgTypesSQL + `
+	return pgTypesSQL + `
 WHERE t.oid IN (` + in + `)
 	OR t.oid IN (SELECT e.typelem FROM pg_catalog.pg_type e WHERE e.oid IN (` + in + `))
 	OR t.oid IN (SELECT b.typbasetype FROM pg_catalog.pg_type b WHERE b.oid IN (` + in + `))`
+}
+
+// lookupTypes reads the types of fields the cache lacks, with their
+// element and base types, inside tx, through the guard.
+func (p *pgDB) lookupTypes(ctx context.Context, conn *pgxpool.Conn, fields []pgconn.FieldDescription) error {
+	sql := pgLookupSQL(fields)
 	if err := guard.CheckPostgres(sql, p.cat.Load()); err != nil {
 		return fmt.Errorf("the guard refused sqlmcp's own type lookup: %w", err)
 	}
@@ -152,7 +173,7 @@ WHERE t.oid IN (` + in + `)
 	types, _ := p.types.get(rows.FieldDescriptions())
 	var got [][]any
 	for rows.Next() {
-		got = append(got, pgRow(rows.RawValues(), types))
+		got = append(got, pgRow(rows.RawValues(), types, 0))
 	}
 	if err := rows.Err(); err != nil {
 		return err
@@ -225,26 +246,126 @@ func firstByte(v any) byte {
 	return 0
 }
 
-// copyRaw copies a row's raw values, which pgx reuses for the next row.
-func copyRaw(raw [][]byte) [][]byte {
-	out := make([][]byte, len(raw))
-	for i, v := range raw {
-		if v != nil {
-			out[i] = append([]byte{}, v...)
-		}
-	}
-	return out
-}
-
-// pgRow converts one row of text-format values.
-func pgRow(raw [][]byte, types []*pgType) []any {
+// pgRow converts one row of text-format values. With maxCell > 0 (a
+// query's rows, cut to the limits) a value longer than maxCell bytes, or
+// one the rowCutter cut as it was read, becomes a cutCell from its first
+// bytes only, and an array stays text until Cell converts it; with
+// maxCell = 0 (sqlmcp's own reads) values are whole, and one the rowCutter
+// cut is text with a marker.
+func pgRow(raw [][]byte, types []*pgType, maxCell int) []any {
 	row := make([]any, len(raw))
 	for i, v := range raw {
-		if v != nil {
+		if v == nil {
+			continue
+		}
+		prefix, total, cut := splitCut(v)
+		array := types[i].kind == kindArray
+		if !cut && maxCell > 0 && len(v) > maxCell && !array {
+			prefix, total, cut = v[:maxCell], len(v), true
+		}
+		switch {
+		case cut && maxCell == 0:
+			row[i] = cutMarked(string(prefix), len(prefix), total)
+		case cut:
+			row[i] = cutCell{pgCutValue(prefix, total, types[i], maxCell)}
+		case maxCell > 0 && array:
+			row[i] = pgArrayText{s: string(v), elem: types[i].elem}
+		default:
 			row[i] = pgValue(string(v), types[i])
 		}
 	}
 	return row
+}
+
+// splitCut reads a value the rowCutter may have cut: its first bytes, its
+// real length, and whether it was cut (a NUL byte follows the prefix).
+func splitCut(v []byte) ([]byte, int, bool) {
+	i := bytes.IndexByte(v, 0)
+	if i < 0 {
+		return v, len(v), false
+	}
+	n, err := strconv.Atoi(string(v[i+1:]))
+	if err != nil {
+		n = i
+	}
+	return v[:i], n, true
+}
+
+// pgCutValue shows a value of type t of total bytes, of which prefix is
+// the start, in at most about maxCell bytes: a bytea as a preview with its
+// size, an array as the elements the prefix holds whole, anything else as
+// cut text; each says the value's real size.
+func pgCutValue(prefix []byte, total int, t *pgType, maxCell int) any {
+	switch t.kind {
+	case kindBytea:
+		if h, ok := bytes.CutPrefix(prefix, []byte(`\x`)); ok {
+			h = h[:min(len(h), 32)&^1]
+			if b, err := hex.DecodeString(string(h)); err == nil {
+				return fmt.Sprintf("<blob %d bytes: x'%s'…>", (total-2)/2, hex.EncodeToString(b))
+			}
+		}
+	case kindArray:
+		p := arrayParser{s: string(prefix), elem: t.elem, partial: true}
+		if a, _ := p.array(); a != nil {
+			out := fitArray(a, maxCell)
+			return append(out, fmt.Sprintf("…[cut: %d elements shown, %d bytes in all]", len(out), total))
+		}
+	}
+	return cutMarked(string(prefix), maxCell, total)
+}
+
+// pgArrayText is an array's text, converted when Cell reaches it.
+type pgArrayText struct {
+	s    string
+	elem *pgType
+}
+
+// cell converts the elements that fit in maxText. A longer text is read
+// only as far as maxText bytes (an element's JSON is no shorter than its
+// text) and its elements are counted, not converted.
+func (a pgArrayText) cell(maxText int) any {
+	if len(a.s) <= maxText {
+		if v, ok := parseArray(a.s, a.elem); ok {
+			return cutArray(v, maxText)
+		}
+		return a.s
+	}
+	n, ok := countElements(a.s)
+	p := arrayParser{s: a.s[:maxText], elem: a.elem, partial: true}
+	v, _ := p.array()
+	if !ok || v == nil {
+		return cutText(a.s, maxText)
+	}
+	out := fitArray(v, maxText)
+	return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), n))
+}
+
+// countElements counts the outermost elements of an array's text, and
+// reports false for what parseArray would not read as an array.
+func countElements(s string) (int, bool) {
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return 0, false
+	}
+	if s == "{}" {
+		return 0, true
+	}
+	n, depth, quoted := 1, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		case c == ',' && depth == 1:
+			n++
+		}
+	}
+	return n, depth == 0 && !quoted
 }
 
 // pgValue converts the text form of a value of type t into a JSON-safe
@@ -309,6 +430,9 @@ type arrayParser struct {
 	s    string
 	i    int
 	elem *pgType
+	// partial means s is the start of an array's text: where it ends,
+	// the arrays open are closed and an element cut short is dropped.
+	partial bool
 }
 
 func (p *arrayParser) array() ([]any, bool) {
@@ -333,7 +457,7 @@ func (p *arrayParser) array() ([]any, bool) {
 		case '"':
 			s, ok := p.quoted()
 			if !ok {
-				return nil, false
+				return p.end(out)
 			}
 			v = pgValue(s, p.elem)
 		default:
@@ -343,6 +467,9 @@ func (p *arrayParser) array() ([]any, bool) {
 					return nil, false
 				}
 				p.i++
+			}
+			if p.i >= len(p.s) {
+				return p.end(out) // the word may be cut short
 			}
 			word := p.s[start:p.i]
 			if word == "" {
@@ -356,7 +483,7 @@ func (p *arrayParser) array() ([]any, bool) {
 		}
 		out = append(out, v)
 		if p.i >= len(p.s) {
-			return nil, false
+			return p.end(out)
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -367,6 +494,15 @@ func (p *arrayParser) array() ([]any, bool) {
 		default:
 			return nil, false
 		}
+	}
+	return p.end(out)
+}
+
+// end answers for an array whose text stops before its closing brace:
+// what was read, when s is only the start of the text.
+func (p *arrayParser) end(out []any) ([]any, bool) {
+	if p.partial {
+		return out, true
 	}
 	return nil, false
 }

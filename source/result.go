@@ -62,10 +62,12 @@ func (b *budget) add(row []any) ([]any, bool) {
 	for i, v := range row {
 		cells[i] = Cell(v, b.maxCell)
 		size += cellSize(cells[i]) + 1
-	}
-	if b.bytes+size > b.maxBytes {
-		b.cut = "bytes"
-		return nil, false
+		// Stop converting as soon as the row cannot fit: the cells left
+		// are not converted at all.
+		if b.bytes+size > b.maxBytes {
+			b.cut = "bytes"
+			return nil, false
+		}
 	}
 	b.rows++
 	b.bytes += size
@@ -79,10 +81,16 @@ func (b *budget) add(row []any) ([]any, bool) {
 // JSON document stays as it is unless longer than maxText, when it becomes
 // cut text; an array keeps the elements that fit in maxText, each a cell,
 // and ends with a marker when some did not.
+//
+// A PostgreSQL value longer than maxText was cut while it was read and
+// comes as it stands; an array's text is converted here, so that a row
+// the budget refuses is never converted whole.
 func Cell(v any, maxText int) any {
 	switch v := v.(type) {
 	case nil, bool:
 		return v
+	case deferredCell:
+		return v.cell(maxText)
 	case int64:
 		// Clients decode JSON numbers as doubles (and so does the MCP SDK
 		// when it checks the output): past 2^53 an integer would change.
@@ -117,6 +125,15 @@ func Cell(v any, maxText int) any {
 	return fmt.Sprint(v)
 }
 
+// deferredCell is a value whose conversion waits for Cell.
+type deferredCell interface{ cell(maxText int) any }
+
+// cutCell is a value already cut to the limits as it was read: Cell keeps
+// it as it is.
+type cutCell struct{ v any }
+
+func (c cutCell) cell(int) any { return c.v }
+
 // significantDigits counts the significant digits of a decimal number.
 func significantDigits(n string) int {
 	n = strings.TrimLeft(strings.TrimLeft(n, "+-"), "0.")
@@ -134,22 +151,43 @@ func cutText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return cutMarked(s, max, len(s))
+}
+
+// cutMarked cuts s, the first bytes of a text of total bytes, to at most
+// max bytes on a rune boundary, and says how long the whole was.
+func cutMarked(s string, max, total int) string {
+	s = s[:min(max, len(s))]
+	// Drop a last rune the cut (here or as it was read) split.
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if !utf8.FullRuneInString(s[i:]) {
+				s = s[:i]
+			}
+			break
+		}
 	}
-	return fmt.Sprintf("%s…[cut: %d bytes in all]", s[:cut], len(s))
+	return fmt.Sprintf("%s…[cut: %d bytes in all]", s, total)
 }
 
 // cutArray turns an array's elements into cells, keeping those that fit in
 // max bytes and ending with a marker when some did not.
 func cutArray(a []any, max int) []any {
-	out := make([]any, 0, len(a))
+	out := fitArray(a, max)
+	if len(out) < len(a) {
+		return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), len(a)))
+	}
+	return out
+}
+
+// fitArray turns the first elements of a that fit in max bytes into cells.
+func fitArray(a []any, max int) []any {
+	out := make([]any, 0, min(len(a), 64))
 	size := 2 // [ ]
-	for i, v := range a {
+	for _, v := range a {
 		c := Cell(v, max)
 		if size+cellSize(c)+1 > max {
-			return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", i, len(a)))
+			break
 		}
 		size += cellSize(c) + 1
 		out = append(out, c)
