@@ -110,7 +110,12 @@ func Cell(v any, maxText int) any {
 	case string:
 		return cutText(v, maxText)
 	case []byte:
-		return blobPreview(v)
+		return blobPreview(v, len(v))
+	case partial:
+		if v.blob {
+			return blobPreview(v.head, v.size)
+		}
+		return cutHead(string(v.head), v.size, maxText)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
 	}
@@ -134,11 +139,17 @@ func cutText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	return cutHead(s, len(s), max)
+}
+
+// cutHead cuts head, the start of a text of size bytes, to at most max
+// bytes, on a rune boundary, and says how long the whole text is.
+func cutHead(head string, size, max int) string {
+	cut := min(max, len(head))
+	for cut > 0 && cut < len(head) && !utf8.RuneStart(head[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s…[cut: %d bytes in all]", s[:cut], len(s))
+	return fmt.Sprintf("%s…[cut: %d bytes in all]", head[:cut], size)
 }
 
 // cutArray turns an array's elements into cells, keeping those that fit in
@@ -157,13 +168,16 @@ func cutArray(a []any, max int) []any {
 	return out
 }
 
-// blobPreview shows a BLOB's size and first bytes.
-func blobPreview(b []byte) string {
-	const show = 16
-	if len(b) <= show {
-		return fmt.Sprintf("<blob %d bytes: x'%s'>", len(b), hex.EncodeToString(b))
+// blobShow is how many bytes of a BLOB its preview shows.
+const blobShow = 16
+
+// blobPreview shows the size and first bytes of a BLOB of size bytes
+// that starts with b.
+func blobPreview(b []byte, size int) string {
+	if size <= blobShow && len(b) == size {
+		return fmt.Sprintf("<blob %d bytes: x'%s'>", size, hex.EncodeToString(b))
 	}
-	return fmt.Sprintf("<blob %d bytes: x'%s'…>", len(b), hex.EncodeToString(b[:show]))
+	return fmt.Sprintf("<blob %d bytes: x'%s'…>", size, hex.EncodeToString(b[:min(blobShow, len(b))]))
 }
 
 // cellSize approximates a cell's JSON size.
