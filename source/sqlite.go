@@ -16,6 +16,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 )
 
@@ -32,6 +33,19 @@ const sqliteMaxValueBytes = 8 << 20
 // such as a compile bomb of nested WITH levels, fails fast with an
 // out-of-memory error instead of growing.
 const sqliteConnHeap = 4*sqliteMaxValueBytes + 8<<20
+
+// SQLiteMemoryBound is the most memory sqlmcp's calls on SQLite databases
+// can hold at once with conns connections (source.Options.MaxConns) under
+// limits: SQLite's heap limit, conns times 4 values at the length limit
+// plus 8 MiB, with a quarter more for the C allocator's own overhead; and
+// per connection the Go side of one call: the rows kept
+// (MaxBytes, about four times over as cells, JSON and text) and one row in
+// flight of at most SQLITE_LIMIT_COLUMN cells of MaxCellBytes each.
+func SQLiteMemoryBound(limits sqlmcp.Limits, conns int) int64 {
+	limits = limits.WithDefaults()
+	perCall := 4*int64(limits.MaxBytes) + 2000*int64(limits.MaxCellBytes+64)
+	return int64(conns) * (sqliteConnHeap*5/4 + perCall)
+}
 
 // sqliteLimits are the engine's limits on each connection, besides
 // ATTACHED (0) and LENGTH. Each one bounds work SQLite does in one piece
