@@ -56,7 +56,7 @@ func TestOnlyQueries(t *testing.T) {
 		"EXPLAIN SELECT x FROM t", "EXPLAIN QUERY PLAN SELECT x FROM t WHERE x = 1",
 		"SELECT * FROM pragma_table_info('t')", "SELECT 1;",
 	}
-	withConn(t, path, func(g *guard.SQLite) {
+	withGuardOn(t, path, func(g *guard.SQLite, _ *sqlite3.SQLiteConn) {
 		for _, q := range refused {
 			t.Run("refused "+q, func(t *testing.T) {
 				st, err := g.Prepare(q)
@@ -84,30 +84,5 @@ func TestOnlyQueries(t *testing.T) {
 	})
 	if dbtest.Fingerprint(t, path) != before {
 		t.Error("the database file changed")
-	}
-}
-
-// withConn runs f with the guard on a writable connection to path.
-func withConn(t *testing.T, path string, f func(g *guard.SQLite)) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Raw(func(dc any) error {
-		g, err := guard.NewSQLite(dc.(*sqlite3.SQLiteConn))
-		if err != nil {
-			return err
-		}
-		f(g)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
 	}
 }
