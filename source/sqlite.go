@@ -23,8 +23,9 @@ import (
 // sqliteMaxValueBytes bounds any one string or BLOB the engine builds, so
 // SELECT zeroblob(1e9) fails instead of taking a gigabyte. It is far above
 // what an answer shows (--max-bytes), and small enough that work linear in
-// a value's length ends within a fraction of a second.
-const sqliteMaxValueBytes = 8 << 20
+// a value's length ends within a fraction of a second, as does a LIKE or
+// GLOB match (the text's length times the pattern limit).
+const sqliteMaxValueBytes = 4 << 20
 
 // sqliteConnHeap is what one connection may need of SQLite's heap: a few
 // values at the length limit (an expression's operands and result, a
@@ -47,18 +48,23 @@ func SQLiteMemoryBound(limits sqlmcp.Limits, conns int) int64 {
 	return int64(conns) * (sqliteConnHeap*5/4 + perCall)
 }
 
+// sqliteLikePattern is the longest LIKE or GLOB pattern, in bytes (SQLite's
+// default is 50000): a match, which SQLite does not interrupt, costs up to
+// the text's length times the pattern's.
+const sqliteLikePattern = 50
+
 // sqliteLimits are the engine's limits on each connection, besides
 // ATTACHED (0) and LENGTH. Each one bounds work SQLite does in one piece
 // (parsing, compiling, a LIKE match) where it does not check for
 // interrupts; ordinary SQL stays far inside them.
 var sqliteLimits = []struct{ id, value int }{
-	{sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 500},           // default 1000
-	{sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 200},      // terms of a UNION; default 500
-	{sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100},      // ?NNN; default 32766
-	{sqlite3.SQLITE_LIMIT_FUNCTION_ARG, 100},         // default 1000
-	{sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 1000}, // default 50000
-	{sqlite3.SQLITE_LIMIT_COLUMN, 2000},              // the default, stated
-	{sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 0},          // no triggers run on reads
+	{sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 500},      // default 1000
+	{sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 200}, // terms of a UNION; default 500
+	{sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100}, // ?NNN; default 32766
+	{sqlite3.SQLITE_LIMIT_FUNCTION_ARG, 100},    // default 1000
+	{sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, sqliteLikePattern},
+	{sqlite3.SQLITE_LIMIT_COLUMN, 2000},     // the default, stated
+	{sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 0}, // no triggers run on reads
 }
 
 // sqlitePath turns a --db value into a checked path to a SQLite file: a

@@ -35,14 +35,19 @@ func repeatJoin(s, sep string, n int) string {
 func TestSQLiteLimitsFire(t *testing.T) {
 	db := dbtest.SQLite(t, nil)
 	for _, c := range []struct{ name, sql, want string }{
-		{"value length", "SELECT length(zeroblob(9000000))", "no value may be longer than 8388608 bytes"},
-		{"value length grown", "SELECT length(replace(hex(zeroblob(4000000)), '0', '00'))", "no value may be longer than"},
+		{"value length", "SELECT length(zeroblob(9000000))", "no value may be longer than 4194304 bytes"},
+		{"value length grown", "SELECT length(replace(hex(zeroblob(2000000)), '0', '00'))", "no value may be longer than"},
 		{"expression depth", "SELECT " + strings.Repeat("(1 + ", 600) + "1" + strings.Repeat(")", 600), "Expression tree is too large (maximum depth 500)"},
 		{"compound select", repeatJoin("SELECT {i}", " UNION ALL ", 201), "too many terms in compound SELECT"},
 		{"variable number", "SELECT ?101", "variable number must be between ?1 and ?100"},
 		{"function arguments", "SELECT char(" + repeatJoin("65", ",", 101) + ")", "too many arguments on function char"},
-		{"like pattern", "SELECT 'a' LIKE '" + strings.Repeat("%a", 600) + "'", "LIKE or GLOB pattern too complex"},
+		{"like pattern", "SELECT 'a' LIKE '" + strings.Repeat("%a", 26) + "'", "LIKE and GLOB patterns may be at most 50 bytes"},
+		{"glob pattern", "SELECT 'a' GLOB '" + strings.Repeat("*a", 26) + "'", "LIKE and GLOB patterns may be at most 50 bytes"},
 		{"heap", bomb(24), "more memory than this server lets SQLite use"},
+		{"trim characters", "SELECT trim('abc', '" + strings.Repeat("é", 65) + "')", "at most 64 characters to strip"},
+		{"unhex with separators", "SELECT unhex('01-02', '-')", "unhex(X, Y) is not available on this server"},
+		{"json_patch", `SELECT json_patch('{"a":1}', '{"b":2}')`, "json_patch is not available on this server"},
+		{"jsonb_patch", `SELECT jsonb_patch('{"a":1}', '{"b":2}')`, "json_patch is not available on this server"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := db.Query(t.Context(), c.sql, 0)
@@ -74,7 +79,9 @@ func TestSQLiteOrdinaryStillCompiles(t *testing.T) {
 		{"long CASE", "SELECT CASE id " + repeatJoin("WHEN {i} THEN 'v{i}'", " ", 300) + " END FROM customers"},
 		{"nested subqueries", nested},
 		{"wide IN list", "SELECT count(*) FROM customers WHERE id IN (" + repeatJoin("{i}", ",", 2000) + ")"},
-		{"long LIKE", "SELECT count(*) FROM customers WHERE name LIKE '%" + strings.Repeat("a", 200) + "%'"},
+		{"long LIKE", "SELECT count(*) FROM customers WHERE name LIKE '%" + strings.Repeat("a", 40) + "%'"},
+		{"trim of 64 characters", "SELECT trim(name, '" + strings.Repeat("é", 64) + "') FROM customers"},
+		{"unhex", "SELECT unhex('0102')"},
 		{"bomb of 16 levels", bomb(16)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -89,14 +96,14 @@ func TestSQLiteOrdinaryStillCompiles(t *testing.T) {
 // cut with its real size, read no further than shown.
 func TestSQLiteLongValuesCut(t *testing.T) {
 	db := dbtest.SQLite(t, nil)
-	res, err := db.Query(t.Context(), "SELECT zeroblob(5000000), hex(zeroblob(3000000)), 'é' || hex(zeroblob(2000)), x'00ff'", 0)
+	res, err := db.Query(t.Context(), "SELECT zeroblob(4000000), hex(zeroblob(1500000)), 'é' || hex(zeroblob(2000)), x'00ff'", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	row := res.Rows[0]
 	for i, want := range []string{
-		"<blob 5000000 bytes: x'00000000000000000000000000000000'…>",
-		strings.Repeat("0", 2048) + "…[cut: 6000000 bytes in all]",
+		"<blob 4000000 bytes: x'00000000000000000000000000000000'…>",
+		strings.Repeat("0", 2048) + "…[cut: 3000000 bytes in all]",
 		"é" + strings.Repeat("0", 2046) + "…[cut: 4002 bytes in all]",
 		"<blob 2 bytes: x'00ff'>",
 	} {
@@ -106,7 +113,7 @@ func TestSQLiteLongValuesCut(t *testing.T) {
 	}
 }
 
-// TestLinearFunctionsMatchSQLite: sqlmcp's instr and replace give what
+// TestLinearFunctionsMatchSQLite: sqlmcp's instr, replace and trim give what
 // SQLite's built-in ones give, on text, BLOBs, numbers, NULLs, multi-byte
 // characters and edge cases.
 func TestLinearFunctionsMatchSQLite(t *testing.T) {
@@ -126,7 +133,15 @@ func TestLinearFunctionsMatchSQLite(t *testing.T) {
 			exprs = append(exprs, fmt.Sprintf("replace(%s, %s, 'Z')", x, y), fmt.Sprintf("replace(%s, %s, %s)", x, y, x))
 		}
 	}
-	exprs = append(exprs, "instr(name, 'a')", "replace(name, 'a', 'éé')")
+	for _, x := range args {
+		for _, y := range append(args, "'ab'", "'ba'", "'öh'", "x'c3'", "x'c380'", "'"+strings.Repeat("xyzé", 16)+"'") {
+			for _, f := range []string{"trim", "ltrim", "rtrim"} {
+				exprs = append(exprs, fmt.Sprintf("%s(%s, %s)", f, x, y))
+			}
+		}
+	}
+	exprs = append(exprs, "instr(name, 'a')", "replace(name, 'a', 'éé')", "trim(name, 'aA')", "rtrim(name, 'ecal')",
+		"trim('ababXab', 'ab')", "ltrim(x'c380c3' || 'a', x'c3')", "rtrim('aé' || x'80', x'80')", "trim(' x ')")
 	for _, e := range exprs {
 		q := "SELECT quote(" + e + ") FROM customers ORDER BY id"
 		var want []string

@@ -49,6 +49,8 @@ extern void sqlite3_result_error_toobig(sqlite3_context*);
 extern sqlite3 *sqlite3_context_db_handle(sqlite3_context*);
 extern int sqlite3_limit(sqlite3*, int, int);
 extern void *sqlite3_malloc64(unsigned long long);
+extern void *sqlite3_user_data(sqlite3_context*);
+extern void sqlite3_result_error(sqlite3_context*, const char*, int);
 extern void sqlite3_free(void*);
 extern int sqlite3_create_function_v2(sqlite3*, const char*, int, int, void*,
 	void (*)(sqlite3_context*, int, sqlite3_value**), void (*)(sqlite3_context*, int, sqlite3_value**),
@@ -158,11 +160,88 @@ static void replace_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	sqlite3_result_text(ctx, (const char*)out, (int)j, sqlite3_free);
 }
 
-// register_linear replaces instr and replace on db with the linear ones.
+// trimChars is the most characters trim(X, Y) may list in Y: SQLite
+// compares every character of X it strips with every one of Y, so the work
+// is bounded by X's length times this.
+#define trimChars 64
+
+// trim_func is SQLite's trim, ltrim and rtrim with two arguments, the same
+// algorithm, refusing a Y of more than trimChars characters. The user data
+// says which ends: 1 left, 2 right, 3 both.
+static void trim_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	if (sqlite3_value_type(argv[0]) == 5) return;
+	const unsigned char *in = sqlite3_value_text(argv[0]);
+	if (in == 0) return;
+	unsigned int nin = (unsigned int)sqlite3_value_bytes(argv[0]);
+	const unsigned char *set = sqlite3_value_text(argv[1]);
+	if (set == 0) return;
+	const unsigned char *chars[trimChars];
+	unsigned int lens[trimChars];
+	int nchar = 0;
+	for (const unsigned char *z = set; *z; nchar++) {
+		if (nchar == trimChars) {
+			sqlite3_result_error(ctx, "trim, ltrim and rtrim take at most 64 characters to strip on this server: "
+				"their work grows with the text's length times the number of characters", -1);
+			return;
+		}
+		chars[nchar] = z;
+		if (*(z++) >= 0xc0) { while ((*z & 0xc0) == 0x80) z++; }
+		lens[nchar] = (unsigned int)(z - chars[nchar]);
+	}
+	int flags = (int)(intptr_t)sqlite3_user_data(ctx);
+	if (nchar > 0 && (flags & 1)) {
+		while (nin > 0) {
+			unsigned int len = 0;
+			int i;
+			for (i = 0; i < nchar; i++) {
+				len = lens[i];
+				if (len <= nin && memcmp(in, chars[i], len) == 0) break;
+			}
+			if (i >= nchar) break;
+			in += len;
+			nin -= len;
+		}
+	}
+	if (nchar > 0 && (flags & 2)) {
+		while (nin > 0) {
+			unsigned int len = 0;
+			int i;
+			for (i = 0; i < nchar; i++) {
+				len = lens[i];
+				if (len <= nin && memcmp(&in[nin-len], chars[i], len) == 0) break;
+			}
+			if (i >= nchar) break;
+			nin -= len;
+		}
+	}
+	sqlite3_result_text(ctx, (const char*)in, (int)nin, (void(*)(void*))-1);
+}
+
+// refuse_func fails with the message in its user data.
+static void refuse_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	sqlite3_result_error(ctx, (const char*)sqlite3_user_data(ctx), -1);
+}
+
+static const char unhexRefused[] = "unhex(X, Y) is not available on this server: its work grows with X's length times Y's "
+	"and cannot be interrupted; remove the separators first, as in unhex(replace(X, '-', ''))";
+static const char patchRefused[] = "json_patch is not available on this server: its work grows with the product of the "
+	"two documents' sizes and cannot be interrupted; use json_set or json_insert with the keys to change";
+
+// register_linear replaces, on db, the built-in functions whose work in one
+// call grows with the product of their arguments' lengths (SQLite checks
+// for interrupts only between calls): instr and replace with linear ones,
+// trim with a bound on its second argument, and unhex(X, Y) and json_patch
+// with a refusal that says why.
 static int register_linear(sqlite3 *db) {
 	int flags = 1 | 0x800 | 0x200000; // UTF8, DETERMINISTIC, INNOCUOUS
 	int rc = sqlite3_create_function_v2(db, "instr", 2, flags, 0, instr_func, 0, 0, 0);
 	if (rc == 0) rc = sqlite3_create_function_v2(db, "replace", 3, flags, 0, replace_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "ltrim", 2, flags, (void*)1, trim_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "rtrim", 2, flags, (void*)2, trim_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "trim", 2, flags, (void*)3, trim_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "unhex", 2, flags, (void*)unhexRefused, refuse_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "json_patch", 2, flags, (void*)patchRefused, refuse_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "jsonb_patch", 2, flags, (void*)patchRefused, refuse_func, 0, 0, 0);
 	return rc;
 }
 
@@ -379,6 +458,11 @@ func limitError(code sqlite3.ErrNo, msg string) error {
 		return fmt.Errorf("the query needed more memory than this server lets SQLite use (%d MiB, shared by all calls at once); "+
 			"simplify it: fewer WITH levels that each repeat the level below (x + x AS x), fewer or shorter long values, "+
 			"aggregate before joining", heapLimit()>>20)
+	case sqlite3.ErrError:
+		if msg == "LIKE or GLOB pattern too complex" {
+			return fmt.Errorf("%s: LIKE and GLOB patterns may be at most %d bytes on this server, since matching one costs "+
+				"up to the text's length times the pattern's; match a shorter, distinctive part", msg, sqliteLikePattern)
+		}
 	case sqlite3.ErrTooBig:
 		return fmt.Errorf("%s: no value may be longer than %d bytes on this server; "+
 			"select a part of it with substr() or its size with length(), or aggregate fewer rows", msg, sqliteMaxValueBytes)
@@ -411,7 +495,8 @@ func reserveHeap(n int64) (release func()) {
 // heapLimit is SQLite's hard heap limit now.
 func heapLimit() int64 { return int64(C.sqlite3_hard_heap_limit64(-1)) }
 
-// linearFunctions replaces SQLite's quadratic instr and replace on conn.
+// linearFunctions replaces, on conn, SQLite's built-ins whose one call can
+// cost the product of its arguments' lengths (see register_linear).
 func linearFunctions(conn *sqlite3.SQLiteConn) error {
 	db, err := connHandle(conn)
 	if err != nil {
