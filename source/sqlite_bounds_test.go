@@ -2,11 +2,15 @@ package source_test
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // bomb is the compile bomb: each WITH level repeats the one below twice,
@@ -164,6 +168,22 @@ func TestLinearFunctionsMatchSQLite(t *testing.T) {
 				t.Errorf("%s: got %v, want %v", e, r[0], want[i])
 				break
 			}
+		}
+	}
+}
+
+// TestSQLiteInterruptDoesNotLinger: after a timeout interrupts a statement,
+// the next statement on the same connection runs.
+func TestSQLiteInterruptDoesNotLinger(t *testing.T) {
+	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{Timeout: 200 * time.Millisecond}, MaxConns: 1})
+	for range 3 {
+		_, err := db.Query(t.Context(), "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", 0)
+		var te *source.TimeoutError
+		if !errors.As(err, &te) {
+			t.Fatalf("got %v, want a timeout", err)
+		}
+		if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
+			t.Fatalf("the statement after a timeout: %v", err)
 		}
 	}
 }
