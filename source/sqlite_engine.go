@@ -427,11 +427,10 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, colum
 					limit = blobHead
 				}
 				if maxText == 0 || n <= limit {
-					b := C.GoBytes(c.p, c.n)
 					if c.typ == 3 {
-						out[i] = string(b)
+						out[i] = C.GoStringN((*C.char)(c.p), c.n)
 					} else {
-						out[i] = b
+						out[i] = C.GoBytes(c.p, c.n)
 					}
 					continue
 				}
