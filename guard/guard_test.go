@@ -17,6 +17,14 @@ import (
 func withWritableGuard(t *testing.T, f func(g *guard.SQLite, conn *sqlite3.SQLiteConn)) (path string) {
 	t.Helper()
 	path = dbtest.SQLiteFile(t)
+	withGuardOn(t, path, f)
+	return path
+}
+
+// withGuardOn runs f with the guard installed on a writable connection to
+// the SQLite file at path.
+func withGuardOn(t *testing.T, path string, f func(g *guard.SQLite, conn *sqlite3.SQLiteConn)) {
+	t.Helper()
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +47,6 @@ func withWritableGuard(t *testing.T, f func(g *guard.SQLite, conn *sqlite3.SQLit
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 func TestGuardAloneRefusesHostile(t *testing.T) {

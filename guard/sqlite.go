@@ -33,6 +33,7 @@ type SQLite struct {
 	functions map[string]bool // allowed functions, lower-cased
 	denials   []string        // what the authorizer refused while compiling
 	compiling bool            // Prepare is compiling the caller's SQL
+	first     int             // the first action the authorizer saw while compiling; -1 for none
 }
 
 // stepPragmas are the pragmas SQLite runs inside the table-valued pragma
@@ -118,6 +119,9 @@ func connectVirtualTables(conn *sqlite3.SQLiteConn) {
 // authorize is the connection's authorizer: deny unless the action only
 // reads.
 func (g *SQLite) authorize(action int, arg1, arg2, _ string) int {
+	if g.compiling && g.first < 0 {
+		g.first = action
+	}
 	switch action {
 	case sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqliteRecursive:
 		// READ covers tables, views and the table-valued pragma functions
@@ -211,6 +215,7 @@ func (g *SQLite) Prepare(sql string) (*sqlite3.SQLiteStmt, error) {
 		return nil, err
 	}
 	g.denials = g.denials[:0]
+	g.first = -1
 	g.compiling = true
 	ds, err := g.conn.Prepare(sql)
 	g.compiling = false
@@ -255,7 +260,27 @@ func (g *SQLite) judge(st *sqlite3.SQLiteStmt, sql string) error {
 			Hint:   readOnlyHint,
 		}
 	}
+	// A query's compilation starts with the SELECT action, before any
+	// table or function of it is resolved; EXPLAIN and EXPLAIN QUERY PLAN
+	// of one compile it the same way. Statements that are not queries
+	// either ask for their own action first or, like REINDEX on a database
+	// without indexes, ANALYZE of nothing or VACUUM, compile to a program
+	// that asks for none: whatever that program does, it is not a query.
+	if g.first != sqlite3.SQLITE_SELECT {
+		return &Error{
+			Reason: notQuery(sql) + " is not a query",
+			Hint:   readOnlyHint,
+		}
+	}
 	return nil
+}
+
+// notQuery names a statement that is not a query, for messages.
+func notQuery(sql string) string {
+	if w := firstWord(sql); w != "" {
+		return w
+	}
+	return "the statement"
 }
 
 // refusal turns the authorizer's denials into an *Error. SQLite may stop

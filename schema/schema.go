@@ -30,6 +30,9 @@ type Table struct {
 	ForeignKeys  []ForeignKey `json:"foreign_keys"`  // this table's references to others
 	ReferencedBy []ForeignKey `json:"referenced_by"` // other tables' references to this one
 	Indexes      []Index      `json:"indexes"`
+	// Broken is the engine's reason when the view (or virtual table)
+	// cannot be read, such as a view over a dropped table; "" otherwise.
+	Broken string `json:"broken,omitempty"`
 
 	rel      string // the relation's own name, unqualified
 	estimate int64  // the engine's row estimate; 0 when it has none

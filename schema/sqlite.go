@@ -25,11 +25,30 @@ func readSQLite(ctx context.Context, db *source.DB) ([]*Table, error) {
 	}
 	sortTables(tables)
 
+	// Tables are read in one query. A view or virtual table is read alone:
+	// a view whose table was dropped, or that uses a function the guard
+	// refuses, cannot be read, and that must not hide every other table.
 	const columnsSQL = `SELECT t.name, c.name, c.type, c."notnull", c.dflt_value, c.pk, c.hidden
 		FROM pragma_table_list AS t, pragma_table_xinfo(t.name) AS c
-		WHERE t.schema = 'main' ORDER BY t.name, c.cid`
+		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, c.cid`
 	if rows, err = db.Catalog(ctx, columnsSQL); err != nil {
 		return nil, fmt.Errorf("listing columns: %w", err)
+	}
+	for _, t := range tables {
+		if t.Kind == "table" {
+			continue
+		}
+		const oneSQL = `SELECT ?1, c.name, c.type, c."notnull", c.dflt_value, c.pk, c.hidden
+			FROM pragma_table_xinfo(?1) AS c ORDER BY c.cid`
+		cols, err := db.Catalog(ctx, oneSQL, t.Name)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("listing the columns of %s: %w", t.Name, err)
+			}
+			t.Broken = err.Error()
+			continue
+		}
+		rows = append(rows, cols...)
 	}
 	for _, r := range rows {
 		t := byName[str(r[0])]
@@ -43,7 +62,6 @@ func readSQLite(ctx context.Context, db *source.DB) ([]*Table, error) {
 		}
 		t.Columns = append(t.Columns, col)
 	}
-
 	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
 		FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) AS k
 		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, k.id, k.seq`

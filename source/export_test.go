@@ -12,7 +12,7 @@ var OpenEngineOnly = func(path string) (interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	Close() error
 }, error) {
-	return openSQLite(path, false)
+	return openSQLite(path, false, 1)
 }
 
 // RunPostgresEngineOnly runs sql on db's pool through the engine wall

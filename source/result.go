@@ -118,7 +118,12 @@ func Cell(v any, maxText int) any {
 	case string:
 		return cutText(v, maxText)
 	case []byte:
-		return blobPreview(v)
+		return blobPreview(v, len(v))
+	case partial:
+		if v.blob {
+			return blobPreview(v.head, v.size)
+		}
+		return cutMarked(string(v.head), maxText, v.size)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
 	}
@@ -195,13 +200,16 @@ func fitArray(a []any, max int) []any {
 	return out
 }
 
-// blobPreview shows a BLOB's size and first bytes.
-func blobPreview(b []byte) string {
-	const show = 16
-	if len(b) <= show {
-		return fmt.Sprintf("<blob %d bytes: x'%s'>", len(b), hex.EncodeToString(b))
+// blobShow is how many bytes of a BLOB its preview shows.
+const blobShow = 16
+
+// blobPreview shows the size and first bytes of a BLOB of size bytes
+// that starts with b.
+func blobPreview(b []byte, size int) string {
+	if size <= blobShow && len(b) == size {
+		return fmt.Sprintf("<blob %d bytes: x'%s'>", size, hex.EncodeToString(b))
 	}
-	return fmt.Sprintf("<blob %d bytes: x'%s'…>", len(b), hex.EncodeToString(b[:show]))
+	return fmt.Sprintf("<blob %d bytes: x'%s'…>", size, hex.EncodeToString(b[:min(blobShow, len(b))]))
 }
 
 // cellSize approximates a cell's JSON size.

@@ -73,7 +73,7 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := openSQLite(path, true)
+	db, err := openSQLite(path, true, maxConns)
 	if err != nil {
 		return nil, err
 	}

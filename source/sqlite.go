@@ -16,12 +16,56 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 )
 
 // sqliteMaxValueBytes bounds any one string or BLOB the engine builds, so
-// SELECT zeroblob(1e9) fails instead of taking a gigabyte.
-const sqliteMaxValueBytes = 64 << 20
+// SELECT zeroblob(1e9) fails instead of taking a gigabyte. It is far above
+// what an answer shows (--max-bytes), and small enough that work linear in
+// a value's length ends within a fraction of a second, as does a LIKE or
+// GLOB match (the text's length times the pattern limit).
+const sqliteMaxValueBytes = 4 << 20
+
+// sqliteConnHeap is what one connection may need of SQLite's heap: a few
+// values at the length limit (an expression's operands and result, a
+// sorter's row) and the page cache. SQLite's hard heap limit is this times
+// the connections of every open database: a statement that needs more,
+// such as a compile bomb of nested WITH levels, fails fast with an
+// out-of-memory error instead of growing.
+const sqliteConnHeap = 4*sqliteMaxValueBytes + 8<<20
+
+// SQLiteMemoryBound is the most memory sqlmcp's calls on SQLite databases
+// can hold at once with conns connections (source.Options.MaxConns) under
+// limits: SQLite's heap limit, conns times 4 values at the length limit
+// plus 8 MiB, with a quarter more for the C allocator's own overhead; and
+// per connection the Go side of one call: the rows kept
+// (MaxBytes, about four times over as cells, JSON and text) and one row in
+// flight of at most SQLITE_LIMIT_COLUMN cells of MaxCellBytes each.
+func SQLiteMemoryBound(limits sqlmcp.Limits, conns int) int64 {
+	limits = limits.WithDefaults()
+	perCall := 4*int64(limits.MaxBytes) + 2000*int64(limits.MaxCellBytes+64)
+	return int64(conns) * (sqliteConnHeap*5/4 + perCall)
+}
+
+// sqliteLikePattern is the longest LIKE or GLOB pattern, in bytes (SQLite's
+// default is 50000): a match, which SQLite does not interrupt, costs up to
+// the text's length times the pattern's.
+const sqliteLikePattern = 50
+
+// sqliteLimits are the engine's limits on each connection, besides
+// ATTACHED (0) and LENGTH. Each one bounds work SQLite does in one piece
+// (parsing, compiling, a LIKE match) where it does not check for
+// interrupts; ordinary SQL stays far inside them.
+var sqliteLimits = []struct{ id, value int }{
+	{sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 500},      // default 1000
+	{sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 200}, // terms of a UNION; default 500
+	{sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100}, // ?NNN; default 32766
+	{sqlite3.SQLITE_LIMIT_FUNCTION_ARG, 100},    // default 1000
+	{sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, sqliteLikePattern},
+	{sqlite3.SQLITE_LIMIT_COLUMN, 2000},     // the default, stated
+	{sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 0}, // no triggers run on reads
+}
 
 // sqlitePath turns a --db value into a checked path to a SQLite file: a
 // plain path, sqlite:PATH, sqlite://PATH or a file: URL (whose only
@@ -87,9 +131,13 @@ func checkHeader(path string) error {
 // extension loading off (go-sqlite3 leaves it off unless asked), no
 // ATTACH, and untrusted schema. When guarded, every connection also gets the
 // guard; only tests of the engine wall alone leave it off.
-func openSQLite(path string, guarded bool) (*sql.DB, error) {
+// Its connections, at most maxConns, add their share to SQLite's
+// process-wide heap limit until the database is closed.
+func openSQLite(path string, guarded bool, maxConns int) (*sql.DB, error) {
 	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&_query_only=1&_busy_timeout=5000"}
-	return sql.OpenDB(&sqliteConnector{dsn: u.String(), guarded: guarded}), nil
+	c := &sqliteConnector{dsn: u.String(), guarded: guarded}
+	c.release = reserveHeap(int64(maxConns) * sqliteConnHeap)
+	return sql.OpenDB(c), nil
 }
 
 // sqliteConnector opens guarded SQLite connections without registering a
@@ -98,6 +146,14 @@ type sqliteConnector struct {
 	dsn     string
 	guarded bool
 	drv     sqlite3.SQLiteDriver
+	release func() // gives back the connector's share of the heap limit
+}
+
+// Close gives back the database's share of SQLite's heap limit; sql.DB
+// calls it when closed.
+func (c *sqliteConnector) Close() error {
+	c.release()
+	return nil
 }
 
 // sqliteConn is a driver connection with its guard. database/sql uses the
@@ -117,6 +173,13 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 	conn := dc.(*sqlite3.SQLiteConn)
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, sqliteMaxValueBytes)
+	for _, l := range sqliteLimits {
+		conn.SetLimit(l.id, l.value)
+	}
+	if err := linearFunctions(conn); err != nil {
+		conn.Close()
+		return nil, err
+	}
 	if _, err := conn.Exec("PRAGMA trusted_schema = OFF", nil); err != nil {
 		conn.Close()
 		return nil, err
@@ -132,7 +195,9 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 }
 
 // runSQLite prepares sql through the guard and steps the very statement
-// the guard judged.
+// the guard judged, compiling and stepping both interrupted when ctx ends.
+// The model's queries (columns given) read no more of a long value than
+// the answer shows, with its real size; catalog reads get whole values.
 func (db *DB) runSQLite(ctx context.Context, sql string, args []any, columns func([]Column), emit func([]any) bool) error {
 	conn, err := db.db.Conn(ctx)
 	if err != nil {
@@ -141,52 +206,26 @@ func (db *DB) runSQLite(ctx context.Context, sql string, args []any, columns fun
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
 		c := dc.(*sqliteConn)
+		h, err := connHandle(c.SQLiteConn)
+		if err != nil {
+			return err
+		}
+		stop := interruptOn(ctx, h)
+		defer stop()
 		st, err := c.prepare(sql)
 		if err != nil {
+			var se sqlite3.Error
+			if errors.As(err, &se) {
+				return limitError(se.Code, se.Error())
+			}
 			return err
 		}
 		defer st.Close()
-		named := make([]driver.NamedValue, len(args))
-		for i, a := range args {
-			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
-		}
-		dr, err := st.QueryContext(ctx, named)
-		if err != nil {
-			return err
-		}
-		rows := dr.(*sqlite3.SQLiteRows)
-		defer rows.Close()
-		// go-sqlite3 turns values of columns declared DATE, DATETIME,
-		// TIMESTAMP or BOOLEAN into time.Time and bool, losing what is
-		// stored ('N/A' becomes the zero time). DeclTypes returns the
-		// rows' own slice, so blanking it keeps the stored values.
-		decl := rows.DeclTypes()
+		maxText, blobHead := 0, 0
 		if columns != nil {
-			cols := make([]Column, len(decl))
-			for i, name := range rows.Columns() {
-				cols[i] = Column{Name: name, Type: strings.ToUpper(decl[i])}
-			}
-			columns(cols)
+			maxText, blobHead = db.limits.MaxCellBytes, blobShow
 		}
-		for i := range decl {
-			decl[i] = ""
-		}
-		dest := make([]driver.Value, len(decl))
-		for {
-			if err := rows.Next(dest); err != nil {
-				if err == io.EOF {
-					return nil
-				}
-				return err
-			}
-			row := make([]any, len(dest))
-			for i, v := range dest {
-				row[i] = v
-			}
-			if !emit(row) {
-				return nil
-			}
-		}
+		return stepSQLite(st, args, maxText, blobHead, columns, emit)
 	})
 }
 

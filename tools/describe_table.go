@@ -37,6 +37,7 @@ type describeTableOut struct {
 	ForeignKeys   []schema.ForeignKey `json:"foreign_keys" jsonschema:"this table's references to other tables"`
 	ReferencedBy  []schema.ForeignKey `json:"referenced_by" jsonschema:"other tables' references to this one"`
 	Indexes       []schema.Index      `json:"indexes"`
+	Broken        string              `json:"broken,omitempty" jsonschema:"why the view cannot be read, when it cannot"`
 }
 
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
@@ -45,7 +46,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		return describeTableOut{}, err
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
-		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes}
+		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	if n, exact, ok := s.cat.RowCount(cctx, t); ok {
@@ -61,6 +62,10 @@ func (o describeTableOut) text() string {
 	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, displayName(o.Name), rowsText(o.Rows, o.RowsEstimated))
 	if o.Description != "" {
 		fmt.Fprintf(&b, ": %s", o.Description)
+	}
+	if o.Broken != "" {
+		fmt.Fprintf(&b, "\nbroken: it cannot be read: %s\n", o.Broken)
+		return b.String()
 	}
 	b.WriteString("\ncolumns:\n")
 	for _, c := range o.Columns {

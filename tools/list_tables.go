@@ -34,6 +34,7 @@ type tableSummary struct {
 	Columns       int  `json:"columns"`
 	// Description is what the table holds, from the annotations.
 	Description string `json:"description,omitempty"`
+	Broken      string `json:"broken,omitempty" jsonschema:"why the view cannot be read, when it cannot"`
 }
 
 // countBudget bounds the time list_tables spends counting rows, so a
@@ -49,7 +50,7 @@ func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut,
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	for i, t := range tables {
-		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description}
+		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: t.Broken}
 		if n, exact, ok := s.cat.RowCount(cctx, t); ok {
 			out.Tables[i].Rows, out.Tables[i].RowsEstimated = &n, !exact
 		}
@@ -66,6 +67,9 @@ func (o listTablesOut) text() string {
 		fmt.Fprintf(&b, "- %s (%s, %s, %s)", displayName(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
 		if t.Description != "" {
 			fmt.Fprintf(&b, ": %s", t.Description)
+		}
+		if t.Broken != "" {
+			fmt.Fprintf(&b, " [broken, cannot be read: %s]", t.Broken)
 		}
 		b.WriteByte('\n')
 	}

@@ -48,6 +48,9 @@ func (s *server) resolve(ctx context.Context, in columnIn) (*schema.Table, *sche
 	if err != nil {
 		return nil, nil, err
 	}
+	if t.Broken != "" {
+		return nil, nil, fmt.Errorf("%s %s is broken and cannot be read: %s", t.Kind, displayName(t.Name), t.Broken)
+	}
 	c, err := t.Column(in.Column)
 	if err != nil {
 		return nil, nil, err
