@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -148,4 +149,26 @@ func TestSearchResults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSearchValues: a question's words find the column whose values hold
+// them, once the value index is built, and the match shows the value.
+func TestSearchValues(t *testing.T) {
+	cat := demoCatalog(t)
+	if err := cat.IndexValues(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	matches, err := cat.Search(t.Context(), "Who is the principal of Lincoln High School?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range matches {
+		if m.Table == "schools" && m.Column == "name" {
+			if m.Value != "Lincoln High School" || !slices.Contains(m.Matched, "value") {
+				t.Errorf("schools.name matched %v with value %q, want the value Lincoln High School", m.Matched, m.Value)
+			}
+			return
+		}
+	}
+	t.Errorf("schools.name is not among %+v", matches)
 }

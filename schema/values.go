@@ -129,11 +129,17 @@ func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex
 				continue
 			}
 			read++
-			q := fmt.Sprintf("SELECT DISTINCT v FROM (SELECT %s AS v FROM %s LIMIT %d) AS s WHERE v IS NOT NULL LIMIT %d",
-				Quote(col.Name), t.SQL(), valueRows, valuesPerCol+1)
+			// Short values only, and through the door's caps on rows and
+			// bytes, so a column of long texts costs nothing here.
+			q := fmt.Sprintf("SELECT DISTINCT v FROM (SELECT %s AS v FROM %s LIMIT %d) AS s WHERE length(v) <= %d",
+				Quote(col.Name), t.SQL(), valueRows, valueMaxLen)
 			qctx, cancel := context.WithTimeout(ctx, valueQueryTime)
-			rows, err := c.db.Catalog(qctx, q)
+			res, err := c.db.Query(qctx, q, valuesPerCol+1)
 			cancel()
+			var rows [][]any
+			if err == nil {
+				rows = res.Rows
+			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

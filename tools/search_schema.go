@@ -61,6 +61,9 @@ func (o searchSchemaOut) text() string {
 			fmt.Fprintf(&b, "- %s.%s %s", displayName(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
 		}
 		fmt.Fprintf(&b, " [matched %s]", strings.Join(m.Matched, ", "))
+		if m.Value != "" {
+			fmt.Fprintf(&b, " holds %q", m.Value)
+		}
 		if m.Description != "" {
 			fmt.Fprintf(&b, ": %s", m.Description)
 		}

@@ -85,6 +85,11 @@ func serveWith(t testing.TB, db *source.DB, opts *tools.Options) *mcp.ClientSess
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Searches see the values from the first call, as they do once a
+	// server has run a while.
+	if err := cat.IndexValues(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	srv := tools.NewServer(db, cat, opts)
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(t.Context(), st, nil); err != nil {
