@@ -191,3 +191,14 @@ func TestPostgresPlanCorpus(t *testing.T) {
 	}
 	t.Logf("%d statements, largest estimate %.0f", measured, worst)
 }
+
+// BenchmarkPostgresPlanUnits measures the estimate on a typical join,
+// parsing included: compare with BenchmarkCheckPostgres.
+func BenchmarkPostgresPlanUnits(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if guard.PostgresPlanUnits(dbtest.JoinQuery) < 0 {
+			b.Fatal("JoinQuery does not parse")
+		}
+	}
+}

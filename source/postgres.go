@@ -45,12 +45,13 @@ type pgDB struct {
 	cat      atomic.Pointer[pgCatalog]
 	reloadMu sync.Mutex
 	types    pgTypes
+	budget   pgBudget
 }
 
 // openPostgres opens a pool on the postgres:// or postgresql:// URL dsn,
 // checks the server answers and loads the catalogs. Missing parts of the
 // URL come from the PG* environment variables, as libpq does.
-func openPostgres(ctx context.Context, dsn string, maxConns int, d *DB) error {
+func openPostgres(ctx context.Context, dsn string, maxConns int, budget pgBudget, d *DB) error {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return fmt.Errorf("reading the PostgreSQL URL: %s", redact(err.Error(), dsn))
@@ -81,11 +82,16 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, d *DB) error {
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", d.name, err)
 	}
-	d.pg = &pgDB{pool: pool}
+	d.pg = &pgDB{pool: pool, budget: budget}
 	d.pg.cat.Store(bootstrapCatalog)
 	d.pg.types.seed()
 	ctx, cancel := context.WithTimeout(ctx, d.limits.Timeout+pgBackstop)
 	defer cancel()
+	// Before any call, which sets temp_file_limit only when it may.
+	if err := d.pg.budget.probe(ctx, d.pg); err != nil {
+		pool.Close()
+		return pgConnectError(d.name, dsn, err)
+	}
 	if err := d.pg.loadCatalog(ctx, d); err != nil {
 		pool.Close()
 		return pgConnectError(d.name, dsn, err)
@@ -214,14 +220,28 @@ func (r *recordMisses) Operator(schema, name string) (byte, bool) {
 }
 
 // pgSetup bounds the transaction, as SET LOCAL would, in one round trip:
-// the statement timeout, an idle-in-transaction timeout in case sqlmcp
-// itself stalls, and the output formats the value conversion reads.
+// the statement timeout ($1), an idle-in-transaction timeout in case
+// sqlmcp itself stalls ($2), and the output formats the value conversion
+// reads. The engine's own budgets come with them: work_mem ($3) for each
+// sort and hash, hashes held to it too (hash_mem_multiplier, 2 by
+// default, doubles it), at most two parallel workers, each of which has
+// the same budget again (fewer if the server says so), no JIT compilation
+// (LLVM's work is not interrupted by the timeout), a check for a vanished
+// client every second, so a query sqlmcp gave up on stops, and
+// temp_file_limit ($4) when the role may set it ("" skips it).
 const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 	set_config('idle_in_transaction_session_timeout', $2, true),
 	set_config('DateStyle', 'ISO', true),
 	set_config('IntervalStyle', 'postgres', true),
 	set_config('bytea_output', 'hex', true),
-	set_config('extra_float_digits', '1', true)`
+	set_config('extra_float_digits', '1', true),
+	set_config('work_mem', $3, true),
+	set_config('hash_mem_multiplier', '1', true),
+	set_config('max_parallel_workers_per_gather',
+		least(current_setting('max_parallel_workers_per_gather')::int, 2)::text, true),
+	set_config('jit', 'off', true),
+	set_config('client_connection_check_interval', '1s', true),
+	CASE WHEN $4::text <> '' THEN set_config('temp_file_limit', $4, true) END`
 
 // execPostgres is the engine wall: st runs in a READ ONLY transaction with
 // the timeouts set, on the extended protocol (one statement per message,
@@ -253,7 +273,7 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	idle := strconv.FormatInt((db.limits.Timeout + pgBackstop).Milliseconds(), 10)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN READ ONLY")
-	b.Queue(pgSetup, ms, idle)
+	b.Queue(pgSetup, ms, idle, db.pg.budget.workMem, db.pg.budget.tempFileLimit)
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
 	br := conn.SendBatch(ctx, b)
@@ -343,6 +363,11 @@ func pgError(err error, st pgStatement) error {
 			"select fewer or shorter columns (left(col, 100), length(col))", big.ActualBodyLen, big.MaxExpectedBodyLen)
 	}
 	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		if berr := pgBudgetError(pe); berr != nil {
+			return berr
+		}
+	}
 	if errors.As(err, &pe) && pe.Code != "57014" {
 		return &EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
 			Detail: pe.Detail, Hint: pe.Hint, err: err}
