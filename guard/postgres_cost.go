@@ -3,6 +3,7 @@ package guard
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -51,33 +52,57 @@ const (
 // maxPostgresPlanUnits; stmt is the parsed statement, and only queries
 // and EXPLAIN of one are measured.
 func checkPostgresCost(stmt *pg.Node) error {
-	cost, notMaterialized := postgresPlanUnits(stmt)
+	cost, copies := postgresPlanUnits(stmt)
 	if cost <= maxPostgresPlanUnits {
 		return nil
 	}
-	hint := "Reuse multiplies: every use of a column of a WITH query or a subquery in FROM copies the expression that defines it. " +
-		"Add MATERIALIZED to the WITH queries whose columns are used more than once (WITH a AS MATERIALIZED (...)), " +
-		"or use each computed column fewer times"
-	if notMaterialized {
-		hint = "A WITH query marked NOT MATERIALIZED is copied into every place that reads it: drop NOT MATERIALIZED (or write MATERIALIZED), " +
-			"or use each computed column fewer times"
+	var hints []string
+	for _, k := range []pgCopy{copyNotMaterialized, copyColumn, copyBetween, copyIn, copyRowStar} {
+		if copies&k != 0 {
+			hints = append(hints, pgCopyHints[k])
+		}
+	}
+	if len(hints) == 0 {
+		hints = append(hints, pgCopyHints[copyColumn])
 	}
 	return &Error{
 		Reason: fmt.Sprintf("the query is too costly to plan: the planner would build about %s expression nodes, more than the %d allowed", units(cost), maxPostgresPlanUnits),
-		Hint:   hint,
+		Hint:   strings.Join(hints, ". "),
 	}
 }
 
-// postgresPlanUnits estimates what planning stmt builds, and reports
-// whether a NOT MATERIALIZED query read more than once is part of it; 0
+// pgCopy is a set of the ways PostgreSQL copies parts of a statement.
+type pgCopy uint8
+
+const (
+	copyColumn pgCopy = 1 << iota
+	copyNotMaterialized
+	copyBetween
+	copyIn
+	copyRowStar
+)
+
+// pgCopyHints say what to simplify for each way.
+var pgCopyHints = map[pgCopy]string{
+	copyColumn: "Every use of a column of a WITH query or a subquery in FROM copies the expression that defines it: " +
+		"add MATERIALIZED to the WITH queries whose columns are used more than once (WITH a AS MATERIALIZED (...)), or use each computed column fewer times",
+	copyNotMaterialized: "A WITH query marked NOT MATERIALIZED is copied into every place that reads it: drop NOT MATERIALIZED (or write MATERIALIZED)",
+	copyBetween: "x BETWEEN a AND b copies x (four times, and a and b twice, with SYMMETRIC): do not nest BETWEEN; " +
+		"compute x once in a WITH query marked MATERIALIZED",
+	copyIn:      "x IN (a, b, ...) copies x for every item that is not a constant: do not nest IN lists; use constants, or x = ANY (ARRAY[...])",
+	copyRowStar: "(expr).* copies expr for every field: select the fields you need from a WITH query marked MATERIALIZED",
+}
+
+// postgresPlanUnits estimates what planning stmt builds beyond the
+// statement as written, and reports the ways of copying that made it; 0
 // for a statement that is not a query.
-func postgresPlanUnits(stmt *pg.Node) (cost float64, notMaterialized bool) {
+func postgresPlanUnits(stmt *pg.Node) (cost float64, copies pgCopy) {
 	q := stmt.GetSelectStmt()
 	if e := stmt.GetExplainStmt(); e != nil {
 		q = e.Query.GetSelectStmt()
 	}
 	if q == nil {
-		return 0, false
+		return 0, 0
 	}
 	// The first pass counts the references to each WITH query, which
 	// decide whether the planner inlines it. What the statement holds as
@@ -89,8 +114,8 @@ func postgresPlanUnits(stmt *pg.Node) (cost float64, notMaterialized bool) {
 	c.query(q, nil)
 	c.counting, c.flat = false, true
 	written := c.query(q, nil).cost
-	c.flat = false
-	return max(c.query(q, nil).cost-written, 0), c.notMaterialized
+	c.flat, c.copies = false, 0
+	return max(c.query(q, nil).cost-written, 0), c.copies
 }
 
 // units spells an estimate for a message.
@@ -107,8 +132,8 @@ type pgCost struct {
 	counting bool                        // the first pass: count references, treat every WITH query as materialized
 	flat     bool                        // the statement as written: no substitutions, no WITH query inlined
 	// done holds each WITH query's measure, from its definition.
-	done            map[*pg.CommonTableExpr]pgRel
-	notMaterialized bool // a NOT MATERIALIZED query was read more than once
+	done   map[*pg.CommonTableExpr]pgRel
+	copies pgCopy // the ways of copying met
 }
 
 // pgRel is what a query or FROM item yields: its columns in order, each
@@ -120,6 +145,9 @@ type pgRel struct {
 	cols   []pgCol
 	opaque bool
 	cost   float64
+	// anyCol is the size of a column whose name the guard cannot tell,
+	// as those (expr).* makes: any name not in cols may be one.
+	anyCol float64
 	// byName and width are filled in when the item joins a scope: the
 	// largest column of each name, and what a whole-row reference costs.
 	byName map[string]float64
@@ -138,6 +166,7 @@ type pgScope struct {
 	outer   *pgScope
 	items   []*pgRel
 	colMax  map[string]float64 // the largest column of each name, over items
+	anyMax  float64            // the largest anyCol, over items
 	aliases map[string][]*pgRel
 	width   float64 // what * expands to
 }
@@ -153,6 +182,7 @@ func (s *pgScope) add(it *pgRel) {
 		s.colMax[c.name] = max(s.colMax[c.name], c.size)
 		it.width += c.size
 	}
+	s.anyMax = max(s.anyMax, it.anyCol)
 	s.items = append(s.items, it)
 	s.aliases[it.alias] = append(s.aliases[it.alias], it)
 	s.width += it.width
@@ -187,14 +217,14 @@ func (s *pgScope) column(fields []*pg.Node) float64 {
 	col := names[len(names)-1]
 	for sc := s; sc != nil; sc = sc.outer {
 		if len(names) == 1 {
-			size = max(size, sc.colMax[col])
+			size = max(size, sc.colMax[col], sc.anyMax)
 			for _, it := range sc.aliases[col] {
 				size = max(size, it.width)
 			}
 			continue
 		}
 		for _, it := range sc.aliases[names[len(names)-2]] {
-			size = max(size, it.byName[col])
+			size = max(size, it.byName[col], it.anyCol)
 		}
 		if v, ok := sc.colMax[names[0]]; ok {
 			size = max(size, v+1)
@@ -275,6 +305,9 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 					}
 				}
 				continue
+			}
+			if ind := rt.Val.GetAIndirection(); ind != nil && ind.Indirection[len(ind.Indirection)-1].GetAStar() != nil {
+				res.anyCol = max(res.anyCol, n)
 			}
 			res.cols = append(res.cols, pgCol{name: outputName(rt), size: n})
 		}
@@ -384,15 +417,17 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 			body := c.done[cte]
 			it.opaque = body.opaque
 			it.cols = append(it.cols, body.cols...)
+			it.anyCol = body.anyCol
 			if c.inlined(cte) {
 				cost += body.cost
 				if c.refs[cte] > 1 {
-					c.notMaterialized = true
+					c.copies |= copyNotMaterialized
 				}
 			} else {
 				for i := range it.cols {
 					it.cols[i].size = 1
 				}
+				it.anyCol = min(it.anyCol, 1)
 			}
 		}
 		renameCols(it, rv.Alias)
@@ -404,7 +439,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		if q := rs.Subquery.GetSelectStmt(); q != nil {
 			body = c.query(q, sc) // LATERAL or not: the larger estimate
 		}
-		it := &pgRel{alias: rs.Alias.GetAliasname(), cols: body.cols, opaque: body.opaque}
+		it := &pgRel{alias: rs.Alias.GetAliasname(), cols: body.cols, opaque: body.opaque, anyCol: body.anyCol}
 		renameCols(it, rs.Alias)
 		sc.add(it)
 		return body.cost
@@ -453,6 +488,21 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 	return cost
 }
 
+// pgConstant reports whether n is a constant, a parameter or a cast or
+// negation of one: what IN (...) compares as one array. Anything else
+// counts as holding a column, which IN compares on its own.
+func pgConstant(n *pg.Node) bool {
+	switch v := n.GetNode().(type) {
+	case *pg.Node_AConst, *pg.Node_ParamRef:
+		return true
+	case *pg.Node_TypeCast:
+		return pgConstant(v.TypeCast.Arg)
+	case *pg.Node_AExpr:
+		return v.AExpr.Lexpr == nil && pgConstant(v.AExpr.Rexpr)
+	}
+	return false
+}
+
 // renameCols applies an alias's column names, as FROM t AS a(x, y) does.
 func renameCols(it *pgRel, a *pg.Alias) {
 	if a == nil {
@@ -487,7 +537,11 @@ func (c *pgCost) sizeOf(m protoreflect.Message, sc *pgScope) float64 {
 		if c.flat {
 			return 1
 		}
-		return sc.column(n.Fields)
+		size := sc.column(n.Fields)
+		if size > 1 {
+			c.copies |= copyColumn
+		}
+		return size
 	case *pg.A_Const:
 		return 1 + float64(len(n.GetSval().GetSval())+len(n.GetBsval().GetBsval()))/pgConstBytesPerUnit
 	case *pg.SelectStmt:
@@ -496,6 +550,50 @@ func (c *pgCost) sizeOf(m protoreflect.Message, sc *pgScope) float64 {
 		return 1 + c.query(n, sc).cost
 	case *pg.String:
 		return 0
+	case *pg.A_Expr:
+		// Parse analysis copies the left side of BETWEEN (twice; four
+		// times for SYMMETRIC, the bounds twice) and of IN, once per
+		// element that is not a constant: nested, they multiply.
+		lhs, rhs := c.size(n.Lexpr, sc), c.size(n.Rexpr, sc)
+		if c.flat {
+			return 1 + lhs + rhs
+		}
+		switch n.Kind {
+		case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+			c.copies |= copyBetween
+			return 4 + 2*lhs + rhs
+		case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+			c.copies |= copyBetween
+			return 8 + 4*lhs + 2*rhs
+		case pg.A_Expr_Kind_AEXPR_IN:
+			// Constants go into one array, compared once.
+			k := 1.0
+			for _, item := range n.Rexpr.GetList().GetItems() {
+				if !pgConstant(item) {
+					k++
+				}
+			}
+			if k > 1 {
+				c.copies |= copyIn
+			}
+			return 2*k + k*lhs + rhs
+		}
+		return 1 + lhs + rhs
+	case *pg.A_Indirection:
+		// (expr).* becomes one column per field, each with its own copy
+		// of expr: as many as a ROW has arguments, a row variable's
+		// columns (its size), or up to 100 for anything else.
+		if k := len(n.Indirection); k > 0 && n.Indirection[k-1].GetAStar() != nil && !c.flat {
+			arg := c.size(n.Arg, sc)
+			c.copies |= copyRowStar
+			switch {
+			case n.Arg.GetRowExpr() != nil:
+				return 1 + arg*float64(max(len(n.Arg.GetRowExpr().Args), 1))
+			case n.Arg.GetColumnRef() != nil:
+				return 1 + arg
+			}
+			return 1 + 100*arg
+		}
 	}
 	size := 1.0
 	d := m.Descriptor()

@@ -55,6 +55,14 @@ func chainNotMaterialized(n int) string {
 	return b.String()
 }
 
+// nest wraps x in n levels of f, which holds %[1]s where x goes.
+func nest(n int, x, f string) string {
+	for range n {
+		x = fmt.Sprintf(f, x)
+	}
+	return x
+}
+
 // PlanBombs are statements whose planning grows exponentially with their
 // length, in code statement_timeout cannot interrupt; the guard refuses
 // each, naming what to simplify.
@@ -76,6 +84,13 @@ var planBombs = []struct{ name, sql, hint string }{
 	{"the bomb inside EXISTS", "SELECT 1 FROM customers WHERE EXISTS (" + chainDerived(20, "x + x") + ")", "MATERIALIZED"},
 	{"the bomb explained", "EXPLAIN " + chainCTE(24, "SELECT 1 AS x", "x + x", ""), "MATERIALIZED"},
 	{"the bomb in a UNION arm", "SELECT 1 UNION ALL " + chainDerived(20, "x + x"), "MATERIALIZED"},
+	{"nested BETWEEN SYMMETRIC", "SELECT " + nest(12, "true", "(%[1]s BETWEEN SYMMETRIC false AND true)"), "BETWEEN"},
+	{"nested NOT BETWEEN SYMMETRIC", "SELECT " + nest(12, "1", "(%[1]s NOT BETWEEN SYMMETRIC 0 AND 2)::int"), "BETWEEN"},
+	{"nested BETWEEN", "SELECT " + nest(20, "true", "(%[1]s BETWEEN false AND true)"), "BETWEEN"},
+	{"BETWEEN bounds nested", "SELECT " + nest(20, "1", "(1 BETWEEN SYMMETRIC 0 AND %[1]s)::int"), "BETWEEN"},
+	{"nested IN of columns", "SELECT " + nest(10, "a", "(%[1]s IN (a, b, c, d))") + " FROM (VALUES (true, false, true, false)) v(a, b, c, d)", "IN ("},
+	{"nested NOT IN of columns", "SELECT " + nest(10, "a", "(%[1]s NOT IN (a, b, c OR d, 'true'::boolean))") + " FROM (VALUES (true, false, true, false)) v(a, b, c, d)", "IN ("},
+	{"(ROW(...)).* copies", chainCTE(12, "SELECT 1 AS f1, 1 AS f2, 1 AS f3", "1, (ROW(f1 + f2 + f3, 0, 0)).*", ""), "MATERIALIZED"},
 	{"the bomb in a WITH query read by a WITH query", "WITH b AS (" + chainCTE(20, "SELECT 1 AS x", "x + x", "") + ") SELECT x FROM b", "MATERIALIZED"},
 }
 
@@ -116,6 +131,10 @@ func ordinarySQL() map[string]string {
 			percentile_cont(0.5) WITHIN GROUP (ORDER BY total) OVER () FROM (
 				SELECT c.city, count(*) AS total FROM customers c JOIN "order" o ON o.customer_id = c.id GROUP BY c.city) t`,
 	}
+	m["BETWEEN, IN and (row).* in ordinary filters"] = `SELECT (ROW(c.id, c.name)).*, c.city FROM customers c JOIN "order" o ON o.customer_id = c.id
+		WHERE o.placed_at BETWEEN '2024-01-01' AND '2024-12-31' AND c.id NOT BETWEEN SYMMETRIC 10 AND 1
+			AND c.city IN (SELECT city FROM customers GROUP BY city) AND o.status IN ('paid', 'sent', c.city, o.status)
+			AND (c.id + 1) IN (1, 2, 3, -4, $1::int)`
 	var unions []string
 	for i := range 50 {
 		unions = append(unions, fmt.Sprintf("SELECT %d AS k, c.name, count(*) FROM customers c JOIN \"order\" o ON o.customer_id = c.id JOIN \"Order Items\" i ON i.order_id = o.id WHERE c.id > %d GROUP BY c.name", i, i))
