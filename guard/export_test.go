@@ -1,15 +1,14 @@
 package guard
 
-import pg "github.com/pganalyze/pg_query_go/v6"
-
 // PostgresPlanUnits is the planning estimate CheckPostgres bounds, for
-// sql's one statement; -1 when sql does not parse as one.
+// sql's one statement; -1 when sql is not one statement the parser reads
+// (after the same prescan CheckPostgres makes).
 func PostgresPlanUnits(sql string) float64 {
-	tree, err := pg.Parse(sql)
-	if err != nil || len(tree.Stmts) != 1 {
+	stmts, err := parsePostgres(sql, 0)
+	if err != nil || len(stmts) != 1 {
 		return -1
 	}
-	u, _ := postgresPlanUnits(tree.Stmts[0].Stmt)
+	u, _ := postgresPlanUnits(stmts[0].Stmt)
 	return u
 }
 

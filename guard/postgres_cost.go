@@ -221,6 +221,9 @@ func (s *pgScope) column(fields []*pg.Node) float64 {
 			for _, it := range sc.aliases[col] {
 				size = max(size, it.width)
 			}
+			if _, ok := sc.colMax[col]; ok {
+				return size // the innermost level that has the name is the one
+			}
 			continue
 		}
 		for _, it := range sc.aliases[names[len(names)-2]] {
@@ -437,7 +440,12 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		rs := f.RangeSubselect
 		var body pgRel
 		if q := rs.Subquery.GetSelectStmt(); q != nil {
-			body = c.query(q, sc) // LATERAL or not: the larger estimate
+			// Only LATERAL sees the FROM items before it.
+			outer := sc.outer
+			if rs.Lateral {
+				outer = sc
+			}
+			body = c.query(q, &pgScope{ctes: sc.ctes, outer: outer})
 		}
 		it := &pgRel{alias: rs.Alias.GetAliasname(), cols: body.cols, opaque: body.opaque, anyCol: body.anyCol}
 		renameCols(it, rs.Alias)
@@ -445,8 +453,10 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		return body.cost
 	case *pg.Node_JoinExpr:
 		j := f.JoinExpr
-		before := len(sc.items)
-		cost := c.from(j.Larg, sc) + c.from(j.Rarg, sc)
+		cost := c.from(j.Larg, sc)
+		left := sc.items[len(sc.items)-1] // every FROM item adds itself last
+		cost += c.from(j.Rarg, sc)
+		right := sc.items[len(sc.items)-1]
 		cost += c.size(j.Quals, sc)
 		// USING and NATURAL merge same-named columns (COALESCE for FULL),
 		// and an alias names both sides' columns: add the join as an item
@@ -456,7 +466,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 			merged.alias = j.Alias.Aliasname
 		}
 		at := map[string]int{}
-		for _, it := range sc.items[before:] {
+		for _, it := range []*pgRel{left, right} {
 			merged.opaque = merged.opaque || it.opaque
 			for _, col := range it.cols {
 				if i, ok := at[col.name]; ok {

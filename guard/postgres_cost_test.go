@@ -135,6 +135,15 @@ func ordinarySQL() map[string]string {
 		WHERE o.placed_at BETWEEN '2024-01-01' AND '2024-12-31' AND c.id NOT BETWEEN SYMMETRIC 10 AND 1
 			AND c.city IN (SELECT city FROM customers GROUP BY city) AND o.status IN ('paid', 'sent', c.city, o.status)
 			AND (c.id + 1) IN (1, 2, 3, -4, $1::int)`
+	var joins []string
+	for i := range 20 {
+		joins = append(joins, fmt.Sprintf("(SELECT id, name, city FROM customers) s%d", i))
+	}
+	m["20 FULL JOINs of subqueries USING (id)"] = "SELECT id, s0.name FROM " + joins[0]
+	for _, j := range joins[1:] {
+		m["20 FULL JOINs of subqueries USING (id)"] += " FULL JOIN " + j + " USING (id)"
+	}
+	m["20 NATURAL JOINs of subqueries"] = "SELECT * FROM " + strings.Join(joins, " NATURAL JOIN ")
 	var unions []string
 	for i := range 50 {
 		unions = append(unions, fmt.Sprintf("SELECT %d AS k, c.name, count(*) FROM customers c JOIN \"order\" o ON o.customer_id = c.id JOIN \"Order Items\" i ON i.order_id = o.id WHERE c.id > %d GROUP BY c.name", i, i))
