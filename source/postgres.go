@@ -66,6 +66,7 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, budget pgBudget
 	// Timestamps with time zone come back in UTC, the same on every
 	// server whatever its configuration.
 	cc.RuntimeParams["TimeZone"] = "UTC"
+	budget.startup(cc.RuntimeParams)
 	// The extended protocol runs one statement per message: never the
 	// simple protocol, which runs every statement in the text. Exec also
 	// keeps no server-side prepared statements for ad-hoc SQL.
@@ -222,26 +223,20 @@ func (r *recordMisses) Operator(schema, name string) (byte, bool) {
 // pgSetup bounds the transaction, as SET LOCAL would, in one round trip:
 // the statement timeout ($1), an idle-in-transaction timeout in case
 // sqlmcp itself stalls ($2), and the output formats the value conversion
-// reads. The engine's own budgets come with them: work_mem ($3) for each
-// sort and hash, hashes held to it too (hash_mem_multiplier, 2 by
-// default, doubles it), at most two parallel workers, each of which has
-// the same budget again (fewer if the server says so), no JIT compilation
-// (LLVM's work is not interrupted by the timeout), a check for a vanished
-// client every second, so a query sqlmcp gave up on stops, and
-// temp_file_limit ($4) when the role may set it ("" skips it).
+// reads. The engine's own budgets that may change per server come with
+// them (those that never do are startup parameters, pgStartup): at most
+// two parallel workers, each of which has work_mem again (fewer if the
+// server says so), and temp_file_limit ($3) when the role may set it (""
+// skips it).
 const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 	set_config('idle_in_transaction_session_timeout', $2, true),
 	set_config('DateStyle', 'ISO', true),
 	set_config('IntervalStyle', 'postgres', true),
 	set_config('bytea_output', 'hex', true),
 	set_config('extra_float_digits', '1', true),
-	set_config('work_mem', $3, true),
-	set_config('hash_mem_multiplier', '1', true),
 	set_config('max_parallel_workers_per_gather',
 		least(current_setting('max_parallel_workers_per_gather')::int, 2)::text, true),
-	set_config('jit', 'off', true),
-	set_config('client_connection_check_interval', '1s', true),
-	CASE WHEN $4::text <> '' THEN set_config('temp_file_limit', $4, true) END`
+	CASE WHEN $3::text <> '' THEN set_config('temp_file_limit', $3, true) END`
 
 // execPostgres is the engine wall: st runs in a READ ONLY transaction with
 // the timeouts set, on the extended protocol (one statement per message,
@@ -273,7 +268,7 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	idle := strconv.FormatInt((db.limits.Timeout + pgBackstop).Milliseconds(), 10)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN READ ONLY")
-	b.Queue(pgSetup, ms, idle, db.pg.budget.workMem, db.pg.budget.tempFileLimit)
+	b.Queue(pgSetup, ms, idle, db.pg.budget.tempFileLimit)
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
 	br := conn.SendBatch(ctx, b)

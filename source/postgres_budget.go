@@ -55,6 +55,20 @@ type pgBudget struct {
 	warning string
 }
 
+// startup puts the budgets that are the same for every call among a
+// connection's startup parameters, which cost nothing per call and
+// override the role's and the database's settings: work_mem for each sort
+// and hash, hashes held to it too (hash_mem_multiplier is 2 by default),
+// no JIT compilation (LLVM's work does not stop on the timeout), and a
+// check every second, while a query runs, that sqlmcp is still there, so
+// one it gave up on stops.
+func (b pgBudget) startup(params map[string]string) {
+	params["work_mem"] = b.workMem
+	params["hash_mem_multiplier"] = "1"
+	params["jit"] = "off"
+	params["client_connection_check_interval"] = "1s"
+}
+
 // newPGBudget checks the budgets of opts; "" means the default, and a
 // TempFileLimit of "-1" sets none.
 func newPGBudget(opts *Options) (pgBudget, error) {
