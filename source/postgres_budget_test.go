@@ -161,3 +161,18 @@ func TestPostgresPlanBomb(t *testing.T) {
 	}
 	assertNothingRunning(t, admin, pgDatabase(t, dsn))
 }
+
+// TestPostgresAggregateStopsAtTheTimeout: work_mem does not bound what
+// array_agg holds, so the timeout is what stops it. 100M rows would be
+// some 2 GB of backend memory; the one second it runs took 155 MB.
+func TestPostgresAggregateStopsAtTheTimeout(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	db := dbtest.Open(t, dsn, &source.Options{Limits: sqlmcp.Limits{Timeout: time.Second}})
+	admin := dbtest.PostgresConn(t, dsn)
+	_, err := db.Query(t.Context(), "SELECT cardinality(array_agg(a.g + b.g)) FROM generate_series(1, 10000) AS a(g), generate_series(1, 10000) AS b(g)", 0)
+	var te *source.TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %v, want a *TimeoutError", err)
+	}
+	assertNothingRunning(t, admin, pgDatabase(t, dsn))
+}
