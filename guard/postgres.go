@@ -91,7 +91,12 @@ const (
 // refused (too long, not UTF-8, holding NUL), and so is text nested deeper
 // than the parser takes safely: brackets more than 1,000 levels deep, or
 // expressions chained or nested more than about 3,000 levels (a
-// 3,000-term a + b + ...). The guard cannot see inside views or function
+// 3,000-term a + b + ...). So is a query whose planning would copy
+// expressions or subqueries past a bound (a chain of WITH queries each
+// using the last one's column twice doubles the plan at every level): the
+// planner does that work before statement_timeout can stop it, so the
+// guard estimates it and refuses what could take more than about 100 MB,
+// saying what to simplify. The guard cannot see inside views or function
 // bodies, nor the functions PostgreSQL calls unasked on a column's values
 // (implicit casts, the equality behind DISTINCT and GROUP BY): the
 // read-only transaction around every statement, and the reset of the
@@ -207,6 +212,9 @@ func checkPostgres(sql string, cat PostgresCatalog) (*pg.RawStmt, error) {
 		}
 	}
 	raw := stmts[0]
+	if err := checkPostgresCost(raw.Stmt); err != nil {
+		return raw, err
+	}
 	switch n := raw.Stmt.GetNode().(type) {
 	case *pg.Node_SelectStmt:
 		return raw, checkQuery(n.SelectStmt, cat, sql)

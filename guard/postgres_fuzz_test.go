@@ -57,6 +57,11 @@ func FuzzCheckPostgres(f *testing.F) {
 			}
 		}
 	}
+	for _, c := range planBombs {
+		if len(c.sql) <= 4096 {
+			f.Add(c.sql)
+		}
+	}
 	for _, s := range fuzzPostgresSeeds {
 		f.Add(s)
 	}

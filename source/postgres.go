@@ -62,12 +62,13 @@ type pgDB struct {
 	// up on; db is the door they are polled through.
 	left *pgLeft
 	db   *DB
+	budget pgBudget
 }
 
 // openPostgres opens a pool on the postgres:// or postgresql:// URL dsn,
 // checks the server answers and loads the catalogs. Missing parts of the
 // URL come from the PG* environment variables, as libpq does.
-func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, d *DB) error {
+func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, budget pgBudget, d *DB) error {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return fmt.Errorf("reading the PostgreSQL URL: %s", redact(err.Error(), dsn))
@@ -84,6 +85,7 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	cc.RuntimeParams["TimeZone"] = "UTC"
 	// The server lexes the text as the guard did (postgres_session.go).
 	pgStartupParams(cc)
+	budget.startup(cc.RuntimeParams)
 	// The extended protocol runs one statement per message: never the
 	// simple protocol, which runs every statement in the text. Exec also
 	// keeps no server-side prepared statements for ad-hoc SQL.
@@ -104,7 +106,7 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", d.name, err)
 	}
-	d.pg = &pgDB{pool: pool, allow: allow, left: newPGLeft(), db: d}
+	d.pg = &pgDB{pool: pool, allow: allow, budget: budget, left: newPGLeft(), db: d}
 	d.pg.cat.Store(bootstrapCatalog)
 	d.pg.types.seed()
 	ctx, cancel := context.WithTimeout(ctx, d.limits.Timeout+pgBackstop)
@@ -116,6 +118,11 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 			return pgConnectError(d.name, dsn, err)
 		}
 		return fmt.Errorf("PostgreSQL %s: %w", d.name, err)
+	}
+	// Before any call, which sets temp_file_limit only when it may.
+	if err := d.pg.budget.probe(ctx, d.pg); err != nil {
+		pool.Close()
+		return pgConnectError(d.name, dsn, err)
 	}
 	if err := d.pg.loadCatalog(ctx, d); err != nil {
 		pool.Close()
@@ -251,14 +258,22 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatemen
 }
 
 // pgSetup bounds the transaction, as SET LOCAL would, in one round trip:
-// the statement timeout, an idle-in-transaction timeout in case sqlmcp
-// itself stalls, and the output formats the value conversion reads.
+// the statement timeout ($1), an idle-in-transaction timeout in case
+// sqlmcp itself stalls ($2), and the output formats the value conversion
+// reads. The engine's own budgets that may change per server come with
+// them (those that never do are startup parameters, pgStartup): at most
+// two parallel workers, each of which has work_mem again (fewer if the
+// server says so), and temp_file_limit ($3) when the role may set it (""
+// skips it).
 const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 	set_config('idle_in_transaction_session_timeout', $2, true),
 	set_config('DateStyle', 'ISO', true),
 	set_config('IntervalStyle', 'postgres', true),
 	set_config('bytea_output', 'hex', true),
-	set_config('extra_float_digits', '1', true)`
+	set_config('extra_float_digits', '1', true),
+	set_config('max_parallel_workers_per_gather',
+		least(current_setting('max_parallel_workers_per_gather')::int, 2)::text, true),
+	CASE WHEN $3::text <> '' THEN set_config('temp_file_limit', $3, true) END`
 
 // execPostgres is the engine wall: st runs in a READ ONLY transaction with
 // the timeouts set, on the extended protocol (one statement per message,
@@ -288,7 +303,7 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	idle := strconv.FormatInt((db.limits.Timeout + pgBackstop).Milliseconds(), 10)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN READ ONLY")
-	b.Queue(pgSetup, ms, idle)
+	b.Queue(pgSetup, ms, idle, db.pg.budget.tempFileLimit)
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
 	b.Queue("DISCARD ALL")
@@ -375,6 +390,11 @@ func pgError(err error, st pgStatement) error {
 			"and --max-cell-bytes); select fewer or shorter values (left(col, 100), length(col))", big.ActualBodyLen, big.MaxExpectedBodyLen)
 	}
 	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		if berr := pgBudgetError(pe); berr != nil {
+			return berr
+		}
+	}
 	if errors.As(err, &pe) && pe.Code != "57014" {
 		return &EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
 			Detail: pe.Detail, Hint: pe.Hint, err: err}

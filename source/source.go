@@ -30,6 +30,13 @@ type Options struct {
 	// runs SQL text or reaches outside the session can be allowed: Open
 	// fails otherwise.
 	AllowExtensions, AllowFunctions []string
+	// PostgresWorkMem is work_mem for every PostgreSQL call, written as
+	// PostgreSQL writes it ("32MB"). Default DefaultPostgresWorkMem.
+	PostgresWorkMem string
+	// PostgresTempFileLimit is temp_file_limit for every PostgreSQL call
+	// ("1GB"), set when the role may (see DB.BudgetWarning); "-1" sets
+	// none. Default DefaultPostgresTempFileLimit.
+	PostgresTempFileLimit string
 }
 
 // DB is an open database. It is safe for concurrent use.
@@ -59,9 +66,13 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 		maxConns = 8
 	}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		budget, err := newPGBudget(opts)
+		if err != nil {
+			return nil, err
+		}
 		d := &DB{dialect: sqlmcp.Postgres, limits: limits}
 		allow := pgAllow{extensions: opts.AllowExtensions, functions: opts.AllowFunctions}
-		if err := openPostgres(ctx, dsn, maxConns, allow, d); err != nil {
+		if err := openPostgres(ctx, dsn, maxConns, allow, budget, d); err != nil {
 			return nil, err
 		}
 		return d, nil

@@ -1,0 +1,16 @@
+package guard
+
+// PostgresPlanUnits is the planning estimate CheckPostgres bounds, for
+// sql's one statement; -1 when sql is not one statement the parser reads
+// (after the same prescan CheckPostgres makes).
+func PostgresPlanUnits(sql string) float64 {
+	stmts, err := parsePostgres(sql, 0)
+	if err != nil || len(stmts) != 1 {
+		return -1
+	}
+	u, _ := postgresPlanUnits(stmts[0].Stmt)
+	return u
+}
+
+// MaxPostgresPlanUnits is the bound on it.
+const MaxPostgresPlanUnits = maxPostgresPlanUnits

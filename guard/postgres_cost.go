@@ -1,0 +1,632 @@
+package guard
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// PostgreSQL's planner does work that statement_timeout cannot interrupt:
+// it inlines a WITH query referenced once (or marked NOT MATERIALIZED, once
+// per reference), pulls subqueries in FROM up into the query around them,
+// and replaces every reference to their columns by a copy of the
+// expression that defines the column. Each copy is made before a single
+// row is read. So a 1 KB chain of WITH queries, each using the previous
+// one's column twice (x + x), doubles the tree at every level: 16 levels
+// took 100 MB of backend memory, 24 levels 18.6 GB, and the kernel killed
+// the backend, which restarts every session on the server. Parse analysis
+// copies too, as uninterruptibly: the left side of x BETWEEN a AND b twice
+// (four times with SYMMETRIC, a and b twice), of x IN (a, b, ...) once per
+// item that is not a constant, and expr in (expr).* once per field; nested,
+// those multiply (8 levels of BETWEEN SYMMETRIC, 300 bytes of SQL, took
+// 73 MB and 0.8 s; each level more is four times that).
+//
+// The guard therefore estimates, from the parse tree, how much the
+// planner will build beyond the statement as written (which its length
+// bounds: 1 MiB of linear SQL took 160 MB to parse and analyse), and
+// refuses a statement whose reuse adds more than maxPostgresPlanUnits. One
+// unit is one node of an expression tree after the planner's
+// substitutions, a string constant's every 512 bytes, or a 100th of a
+// relation to plan. Measured on PostgreSQL 15 as backend peak memory over
+// the estimate: the doubling chains through WITH, derived tables, nested
+// CASE and NOT MATERIALIZED self-joins cost 250 to 490 bytes a unit; so at
+// the bound of 100,000 units no accepted statement makes the planner build
+// more than about 50 MB beyond what its text costs (100 MB is the stated
+// budget, with room for the error of the estimate).
+//
+// The estimate errs high: it substitutes every subquery's columns, even
+// where the planner would not pull the subquery up (aggregates, LIMIT,
+// DISTINCT), takes the largest of the candidates for an ambiguous name,
+// and sums the arms of a set operation. Views and functions are opaque to
+// it: a table's or view's column counts as one node. PostgreSQL bounds
+// GROUP BY CUBE and GROUPING SETS itself (4,096 sets).
+const (
+	// maxPostgresPlanUnits bounds the estimate.
+	maxPostgresPlanUnits = 100_000
+	// pgRelationUnits is what one relation to plan (a table, a function
+	// in FROM, VALUES, an inlined copy of a subquery) costs.
+	pgRelationUnits = 100
+	// pgConstBytesPerUnit is how many bytes of a constant make one unit.
+	pgConstBytesPerUnit = 512
+)
+
+// checkPostgresCost refuses a query whose planning would build more than
+// maxPostgresPlanUnits; stmt is the parsed statement, and only queries
+// and EXPLAIN of one are measured.
+func checkPostgresCost(stmt *pg.Node) error {
+	cost, copies := postgresPlanUnits(stmt)
+	if cost <= maxPostgresPlanUnits {
+		return nil
+	}
+	var hints []string
+	for _, k := range []pgCopy{copyNotMaterialized, copyColumn, copyBetween, copyIn, copyRowStar} {
+		if copies&k != 0 {
+			hints = append(hints, pgCopyHints[k])
+		}
+	}
+	if len(hints) == 0 {
+		hints = append(hints, pgCopyHints[copyColumn])
+	}
+	return &Error{
+		Reason: fmt.Sprintf("the query is too costly to plan: the planner would build about %s expression nodes, more than the %d allowed", units(cost), maxPostgresPlanUnits),
+		Hint:   strings.Join(hints, ". "),
+	}
+}
+
+// pgCopy is a set of the ways PostgreSQL copies parts of a statement.
+type pgCopy uint8
+
+const (
+	copyColumn pgCopy = 1 << iota
+	copyNotMaterialized
+	copyBetween
+	copyIn
+	copyRowStar
+)
+
+// pgCopyHints say what to simplify for each way.
+var pgCopyHints = map[pgCopy]string{
+	copyColumn: "Every use of a column of a WITH query or a subquery in FROM copies the expression that defines it: " +
+		"add MATERIALIZED to the WITH queries whose columns are used more than once (WITH a AS MATERIALIZED (...)), or use each computed column fewer times",
+	copyNotMaterialized: "A WITH query marked NOT MATERIALIZED is copied into every place that reads it: drop NOT MATERIALIZED (or write MATERIALIZED)",
+	copyBetween: "x BETWEEN a AND b copies x (four times, and a and b twice, with SYMMETRIC): do not nest BETWEEN; " +
+		"compute x once in a WITH query marked MATERIALIZED",
+	copyIn:      "x IN (a, b, ...) copies x for every item that is not a constant: do not nest IN lists; use constants, or x = ANY (ARRAY[...])",
+	copyRowStar: "(expr).* copies expr for every field: select the fields you need from a WITH query marked MATERIALIZED",
+}
+
+// postgresPlanUnits estimates what planning stmt builds beyond the
+// statement as written, and reports the ways of copying that made it; 0
+// for a statement that is not a query.
+func postgresPlanUnits(stmt *pg.Node) (cost float64, copies pgCopy) {
+	q := stmt.GetSelectStmt()
+	if e := stmt.GetExplainStmt(); e != nil {
+		q = e.Query.GetSelectStmt()
+	}
+	if q == nil {
+		return 0, 0
+	}
+	// The first pass counts the references to each WITH query, which
+	// decide whether the planner inlines it. What the statement holds as
+	// written is bounded by its length, not here: the second pass
+	// measures it (every reference one node, every WITH query planned
+	// once), the third what the planner builds, and only the difference,
+	// what reuse adds, counts.
+	c := &pgCost{refs: map[*pg.CommonTableExpr]int{}, counting: true}
+	c.query(q, nil)
+	c.counting, c.flat = false, true
+	written := c.query(q, nil).cost
+	c.flat, c.copies = false, 0
+	return max(c.query(q, nil).cost-written, 0), c.copies
+}
+
+// units spells an estimate for a message.
+func units(v float64) string {
+	if v >= 1e15 || math.IsInf(v, 0) {
+		return fmt.Sprintf("%.1e", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// pgCost measures one statement.
+type pgCost struct {
+	refs     map[*pg.CommonTableExpr]int // references to each WITH query, from the first pass
+	counting bool                        // the first pass: count references, treat every WITH query as materialized
+	flat     bool                        // the statement as written: no substitutions, no WITH query inlined
+	// done holds each WITH query's measure, from its definition.
+	done   map[*pg.CommonTableExpr]pgRel
+	copies pgCopy // the ways of copying met
+}
+
+// pgRel is what a query or FROM item yields: its columns in order, each
+// with the size of the expression a reference to it becomes, whether it
+// has columns the guard cannot see (a table's), and what planning it
+// costs.
+type pgRel struct {
+	alias  string
+	cols   []pgCol
+	opaque bool
+	cost   float64
+	// anyCol is the size of a column whose name the guard cannot tell,
+	// as those (expr).* makes: any name not in cols may be one.
+	anyCol float64
+	// byName and width are filled in when the item joins a scope: the
+	// largest column of each name, and what a whole-row reference costs.
+	byName map[string]float64
+	width  float64
+}
+
+type pgCol struct {
+	name string
+	size float64
+}
+
+// pgScope is the FROM items and WITH queries one query level sees, and
+// the level around it, indexed so a reference costs one look-up a level.
+type pgScope struct {
+	ctes    map[string]*pg.CommonTableExpr
+	outer   *pgScope
+	items   []*pgRel
+	colMax  map[string]float64 // the largest column of each name, over items
+	anyMax  float64            // the largest anyCol, over items
+	aliases map[string][]*pgRel
+	width   float64 // what * expands to
+}
+
+// add puts a FROM item in s.
+func (s *pgScope) add(it *pgRel) {
+	if s.colMax == nil {
+		s.colMax, s.aliases = map[string]float64{}, map[string][]*pgRel{}
+	}
+	it.byName, it.width = map[string]float64{}, 1
+	for _, c := range it.cols {
+		it.byName[c.name] = max(it.byName[c.name], c.size)
+		s.colMax[c.name] = max(s.colMax[c.name], c.size)
+		it.width += c.size
+	}
+	s.anyMax = max(s.anyMax, it.anyCol)
+	s.items = append(s.items, it)
+	s.aliases[it.alias] = append(s.aliases[it.alias], it)
+	s.width += it.width
+}
+
+// cte finds the WITH query a table name refers to, innermost first.
+func (s *pgScope) cte(name string) *pg.CommonTableExpr {
+	for ; s != nil; s = s.outer {
+		if c, ok := s.ctes[name]; ok {
+			return c
+		}
+	}
+	return nil
+}
+
+// column is the size a column reference becomes: the largest of every
+// column it could name at any level (a column, a whole row, a field of a
+// composite column), so the estimate never undercounts a name the server
+// resolves differently; 1 for a column of a table.
+func (s *pgScope) column(fields []*pg.Node) float64 {
+	var names []string
+	for _, f := range fields {
+		if f.GetAStar() != nil {
+			return s.star(names)
+		}
+		names = append(names, f.GetString_().GetSval())
+	}
+	size := 1.0
+	if len(names) == 0 {
+		return size
+	}
+	col := names[len(names)-1]
+	for sc := s; sc != nil; sc = sc.outer {
+		if len(names) == 1 {
+			size = max(size, sc.colMax[col], sc.anyMax)
+			for _, it := range sc.aliases[col] {
+				size = max(size, it.width)
+			}
+			if _, ok := sc.colMax[col]; ok {
+				return size // the innermost level that has the name is the one
+			}
+			continue
+		}
+		for _, it := range sc.aliases[names[len(names)-2]] {
+			size = max(size, it.byName[col], it.anyCol)
+		}
+		if v, ok := sc.colMax[names[0]]; ok {
+			size = max(size, v+1)
+		}
+		for _, it := range sc.aliases[names[0]] {
+			size = max(size, it.width+1)
+		}
+	}
+	return size
+}
+
+// star is the size of rel.* (or * when rel is empty): every column it
+// expands to.
+func (s *pgScope) star(names []string) float64 {
+	if len(names) == 0 {
+		return 1 + s.width
+	}
+	size := 1.0
+	for sc := s; sc != nil; sc = sc.outer {
+		for _, it := range sc.aliases[names[len(names)-1]] {
+			size = max(size, it.width)
+		}
+	}
+	return size
+}
+
+// query measures a SELECT, VALUES or set operation seen from outer.
+func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
+	sc := &pgScope{outer: outer}
+	var res pgRel
+	if w := q.WithClause; w != nil {
+		res.cost += c.with(w, sc)
+	}
+	switch {
+	case q.Op != pg.SetOperation_SET_OPERATION_UNDEFINED && q.Op != pg.SetOperation_SETOP_NONE:
+		// A condition on a UNION ALL is pushed into every arm, with each
+		// arm's columns substituted: count the arms' columns summed.
+		l, r := c.query(q.Larg, sc), c.query(q.Rarg, sc)
+		res.cost += l.cost + r.cost
+		res.cols = append([]pgCol(nil), l.cols...)
+		for i := range res.cols {
+			if i < len(r.cols) {
+				res.cols[i].size += r.cols[i].size
+			}
+		}
+		res.opaque = l.opaque || r.opaque
+		sc.add(&pgRel{cols: res.cols})
+	case len(q.ValuesLists) > 0:
+		res.cost += pgRelationUnits
+		for _, row := range q.ValuesLists {
+			for i, v := range row.GetList().GetItems() {
+				n := c.size(v, sc)
+				res.cost += n
+				if i >= len(res.cols) {
+					res.cols = append(res.cols, pgCol{name: fmt.Sprintf("column%d", i+1)})
+				}
+				res.cols[i].size = max(res.cols[i].size, n)
+			}
+		}
+	default:
+		for _, f := range q.FromClause {
+			res.cost += c.from(f, sc)
+		}
+		for _, t := range q.TargetList {
+			rt := t.GetResTarget()
+			if rt == nil {
+				res.cost += c.size(t, sc)
+				continue
+			}
+			n := c.size(rt.Val, sc)
+			res.cost += n
+			if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+				// * and t.* become the columns they expand to.
+				for _, it := range sc.items {
+					if len(cr.Fields) == 1 || it.alias == cr.Fields[len(cr.Fields)-2].GetString_().GetSval() {
+						res.cols = append(res.cols, it.cols...)
+						res.opaque = res.opaque || it.opaque
+					}
+				}
+				continue
+			}
+			if ind := rt.Val.GetAIndirection(); ind != nil && ind.Indirection[len(ind.Indirection)-1].GetAStar() != nil {
+				res.anyCol = max(res.anyCol, n)
+			}
+			res.cols = append(res.cols, pgCol{name: outputName(rt), size: n})
+		}
+		for _, n := range q.DistinctClause {
+			res.cost += c.size(n, sc)
+		}
+		res.cost += c.size(q.WhereClause, sc) + c.size(q.HavingClause, sc)
+		for _, n := range q.GroupClause {
+			res.cost += c.size(n, sc)
+		}
+		for _, n := range q.WindowClause {
+			res.cost += c.size(n, sc)
+		}
+	}
+	for _, n := range q.SortClause {
+		res.cost += c.size(n, sc)
+	}
+	res.cost += c.size(q.LimitCount, sc) + c.size(q.LimitOffset, sc)
+	return res
+}
+
+// outputName is the name a select-list item gives its column.
+func outputName(rt *pg.ResTarget) string {
+	if rt.Name != "" {
+		return rt.Name
+	}
+	if cr := rt.Val.GetColumnRef(); cr != nil {
+		return cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
+	}
+	return ""
+}
+
+// with measures a WITH clause's queries and makes them visible in sc. A
+// query the planner keeps apart (MATERIALIZED, recursive, or read more
+// than once) is planned once, here; one it inlines costs its plan at
+// every reference instead.
+func (c *pgCost) with(w *pg.WithClause, sc *pgScope) float64 {
+	if c.done == nil {
+		c.done = map[*pg.CommonTableExpr]pgRel{}
+	}
+	sc.ctes = map[string]*pg.CommonTableExpr{}
+	var ctes []*pg.CommonTableExpr
+	for _, n := range w.Ctes {
+		if cte := n.GetCommonTableExpr(); cte != nil {
+			ctes = append(ctes, cte)
+			if w.Recursive {
+				sc.ctes[cte.Ctename] = cte
+			}
+		}
+	}
+	var cost float64
+	for _, cte := range ctes {
+		// A recursive query's reference to itself reads a work table:
+		// its columns count as a table's.
+		c.done[cte] = pgRel{opaque: true}
+		var body pgRel
+		if q := cte.Ctequery.GetSelectStmt(); q != nil {
+			body = c.query(q, sc)
+		} else {
+			body.cost = c.size(cte.Ctequery, sc)
+		}
+		// Later queries of the list see it (all of them do, recursive).
+		sc.ctes[cte.Ctename] = cte
+		for i, n := range cte.Aliascolnames {
+			if i < len(body.cols) {
+				body.cols[i].name = n.GetString_().GetSval()
+			}
+		}
+		c.done[cte] = body
+		if !c.inlined(cte) {
+			cost += body.cost
+		}
+	}
+	return cost
+}
+
+// inlined reports whether the planner copies cte into each query that
+// reads it, as PostgreSQL decides: NOT MATERIALIZED, or not MATERIALIZED
+// and read once. (A recursive query is never inlined, but it reads
+// itself, so it counts as read more than once.)
+func (c *pgCost) inlined(cte *pg.CommonTableExpr) bool {
+	switch {
+	case c.counting || c.flat:
+		return false
+	case cte.Ctematerialized == pg.CTEMaterialize_CTEMaterializeNever:
+		return c.refs[cte] > 0
+	case cte.Ctematerialized == pg.CTEMaterialize_CTEMaterializeAlways:
+		return false
+	}
+	return c.refs[cte] == 1
+}
+
+// from measures one FROM item and adds it to sc.
+func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
+	switch f := n.GetNode().(type) {
+	case *pg.Node_RangeVar:
+		rv := f.RangeVar
+		it := &pgRel{alias: rv.Relname, opaque: true}
+		if rv.Alias != nil {
+			it.alias = rv.Alias.Aliasname
+		}
+		cost := float64(pgRelationUnits)
+		if cte := sc.cte(rv.Relname); rv.Schemaname == "" && cte != nil {
+			if c.counting {
+				c.refs[cte]++
+			}
+			body := c.done[cte]
+			it.opaque = body.opaque
+			it.cols = append(it.cols, body.cols...)
+			it.anyCol = body.anyCol
+			if c.inlined(cte) {
+				cost += body.cost
+				if c.refs[cte] > 1 {
+					c.copies |= copyNotMaterialized
+				}
+			} else {
+				for i := range it.cols {
+					it.cols[i].size = 1
+				}
+				it.anyCol = min(it.anyCol, 1)
+			}
+		}
+		renameCols(it, rv.Alias)
+		sc.add(it)
+		return cost
+	case *pg.Node_RangeSubselect:
+		rs := f.RangeSubselect
+		var body pgRel
+		if q := rs.Subquery.GetSelectStmt(); q != nil {
+			// Only LATERAL sees the FROM items before it.
+			outer := sc.outer
+			if rs.Lateral {
+				outer = sc
+			}
+			body = c.query(q, &pgScope{ctes: sc.ctes, outer: outer})
+		}
+		it := &pgRel{alias: rs.Alias.GetAliasname(), cols: body.cols, opaque: body.opaque, anyCol: body.anyCol}
+		renameCols(it, rs.Alias)
+		sc.add(it)
+		return body.cost
+	case *pg.Node_JoinExpr:
+		j := f.JoinExpr
+		cost := c.from(j.Larg, sc)
+		left := sc.items[len(sc.items)-1] // every FROM item adds itself last
+		cost += c.from(j.Rarg, sc)
+		right := sc.items[len(sc.items)-1]
+		cost += c.size(j.Quals, sc)
+		// USING and NATURAL merge same-named columns (COALESCE for FULL),
+		// and an alias names both sides' columns: add the join as an item
+		// with each name's columns summed.
+		merged := &pgRel{}
+		if j.Alias != nil {
+			merged.alias = j.Alias.Aliasname
+		}
+		at := map[string]int{}
+		for _, it := range []*pgRel{left, right} {
+			merged.opaque = merged.opaque || it.opaque
+			for _, col := range it.cols {
+				if i, ok := at[col.name]; ok {
+					merged.cols[i].size += col.size + 1
+					continue
+				}
+				at[col.name] = len(merged.cols)
+				merged.cols = append(merged.cols, col)
+			}
+		}
+		renameCols(merged, j.Alias)
+		sc.add(merged)
+		return cost
+	}
+	// Functions, ROWS FROM, XMLTABLE, JSON_TABLE, TABLESAMPLE: their
+	// arguments, and columns the guard cannot see.
+	it := &pgRel{opaque: true}
+	m := n.ProtoReflect()
+	if fd := m.WhichOneof(m.Descriptor().Oneofs().Get(0)); fd != nil {
+		inner := m.Get(fd).Message()
+		if a := inner.Descriptor().Fields().ByName("alias"); a != nil && inner.Has(a) {
+			if al, ok := inner.Get(a).Message().Interface().(*pg.Alias); ok {
+				it.alias = al.Aliasname
+			}
+		}
+	}
+	cost := pgRelationUnits + c.size(n, sc)
+	sc.add(it)
+	return cost
+}
+
+// pgConstant reports whether n is a constant, a parameter or a cast or
+// negation of one: what IN (...) compares as one array. Anything else
+// counts as holding a column, which IN compares on its own.
+func pgConstant(n *pg.Node) bool {
+	switch v := n.GetNode().(type) {
+	case *pg.Node_AConst, *pg.Node_ParamRef:
+		return true
+	case *pg.Node_TypeCast:
+		return pgConstant(v.TypeCast.Arg)
+	case *pg.Node_AExpr:
+		return v.AExpr.Lexpr == nil && pgConstant(v.AExpr.Rexpr)
+	}
+	return false
+}
+
+// renameCols applies an alias's column names, as FROM t AS a(x, y) does.
+func renameCols(it *pgRel, a *pg.Alias) {
+	if a == nil {
+		return
+	}
+	it.cols = append([]pgCol(nil), it.cols...) // they may be a WITH query's
+	for i, n := range a.Colnames {
+		if i < len(it.cols) {
+			it.cols[i].name = n.GetString_().GetSval()
+		}
+	}
+}
+
+// size is the number of nodes the expression n becomes once the planner
+// has substituted the columns it references; 0 for nil.
+func (c *pgCost) size(n *pg.Node, sc *pgScope) float64 {
+	if n == nil {
+		return 0
+	}
+	return c.sizeOf(n.ProtoReflect(), sc)
+}
+
+func (c *pgCost) sizeOf(m protoreflect.Message, sc *pgScope) float64 {
+	switch n := m.Interface().(type) {
+	case *pg.Node:
+		d := m.Descriptor()
+		if fd := m.WhichOneof(d.Oneofs().Get(0)); fd != nil {
+			return c.sizeOf(m.Get(fd).Message(), sc)
+		}
+		return 0
+	case *pg.ColumnRef:
+		if c.flat {
+			return 1
+		}
+		size := sc.column(n.Fields)
+		if size > 1 {
+			c.copies |= copyColumn
+		}
+		return size
+	case *pg.A_Const:
+		return 1 + float64(len(n.GetSval().GetSval())+len(n.GetBsval().GetBsval()))/pgConstBytesPerUnit
+	case *pg.SelectStmt:
+		// A subquery in an expression is copied wherever the expression
+		// is, plan and all.
+		return 1 + c.query(n, sc).cost
+	case *pg.String:
+		return 0
+	case *pg.A_Expr:
+		// Parse analysis copies the left side of BETWEEN (twice; four
+		// times for SYMMETRIC, the bounds twice) and of IN, once per
+		// element that is not a constant: nested, they multiply.
+		lhs, rhs := c.size(n.Lexpr, sc), c.size(n.Rexpr, sc)
+		if c.flat {
+			return 1 + lhs + rhs
+		}
+		switch n.Kind {
+		case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+			c.copies |= copyBetween
+			return 4 + 2*lhs + rhs
+		case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+			c.copies |= copyBetween
+			return 8 + 4*lhs + 2*rhs
+		case pg.A_Expr_Kind_AEXPR_IN:
+			// Constants go into one array, compared once.
+			k := 1.0
+			for _, item := range n.Rexpr.GetList().GetItems() {
+				if !pgConstant(item) {
+					k++
+				}
+			}
+			if k > 1 {
+				c.copies |= copyIn
+			}
+			return 2*k + k*lhs + rhs
+		}
+		return 1 + lhs + rhs
+	case *pg.A_Indirection:
+		// (expr).* becomes one column per field, each with its own copy
+		// of expr: as many as a ROW has arguments, a row variable's
+		// columns (its size), or up to 100 for anything else.
+		if k := len(n.Indirection); k > 0 && n.Indirection[k-1].GetAStar() != nil && !c.flat {
+			arg := c.size(n.Arg, sc)
+			c.copies |= copyRowStar
+			switch {
+			case n.Arg.GetRowExpr() != nil:
+				return 1 + arg*float64(max(len(n.Arg.GetRowExpr().Args), 1))
+			case n.Arg.GetColumnRef() != nil:
+				return 1 + arg
+			}
+			return 1 + 100*arg
+		}
+	}
+	size := 1.0
+	d := m.Descriptor()
+	fields := d.Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if fd.Message() == nil || !m.Has(fd) {
+			continue
+		}
+		v := m.Get(fd)
+		if fd.IsList() {
+			l := v.List()
+			for j := range l.Len() {
+				size += c.sizeOf(l.Get(j).Message(), sc)
+			}
+		} else if !fd.IsMap() {
+			size += c.sizeOf(v.Message(), sc)
+		}
+	}
+	return size
+}
