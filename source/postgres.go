@@ -60,8 +60,8 @@ type pgDB struct {
 	types    pgTypes
 	// left tracks backends that may still run a statement sqlmcp gave
 	// up on; db is the door they are polled through.
-	left *pgLeft
-	db   *DB
+	left   *pgLeft
+	db     *DB
 	budget pgBudget
 }
 
