@@ -189,6 +189,11 @@ type pgStatement struct {
 	// cut is the cell limit values are converted under (see pgRow); zero
 	// for sqlmcp's own reads, whose values are whole.
 	cut int
+	// own marks sqlmcp's own read of the catalogs, whose cost is known: it
+	// runs with 16MB of work_mem and without the per-call temp_file_limit,
+	// so a small --pg-work-mem and a small disk limit cannot stop sqlmcp
+	// from starting.
+	own bool
 }
 
 // runPostgres is the door for PostgreSQL: the guard judges sql (wrapped in
@@ -303,7 +308,16 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	idle := strconv.FormatInt((db.limits.Timeout + pgBackstop).Milliseconds(), 10)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN READ ONLY")
-	b.Queue(pgSetup, ms, idle, db.pg.budget.tempFileLimit)
+	tempFileLimit := db.pg.budget.tempFileLimit
+	if st.own {
+		tempFileLimit = ""
+	}
+	b.Queue(pgSetup, ms, idle, tempFileLimit)
+	if st.own {
+		// Enough to keep the catalog read in memory, so no disk limit of
+		// the role's can fail it either.
+		b.Queue(`SELECT set_config('work_mem', '16MB', true)`)
+	}
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
 	b.Queue("DISCARD ALL")
@@ -313,6 +327,11 @@ func (db *DB) execPostgres(ctx context.Context, st pgStatement, args []any, colu
 	}
 	if err := pgDiscard(br.Query()); err != nil {
 		return err
+	}
+	if st.own {
+		if err := pgDiscard(br.Query()); err != nil {
+			return err
+		}
 	}
 	rows, err := br.Query()
 	if err != nil {
@@ -433,7 +452,7 @@ func (db *DB) pgOwnRows(ctx context.Context, sql string, cat guard.PostgresCatal
 		return nil, fmt.Errorf("the guard refused sqlmcp's own query: %w", err)
 	}
 	var rows [][]any
-	err := db.execPostgres(ctx, pgStatement{text: sql, position: func(p int) int { return p }}, nil, nil, func(r []any) bool {
+	err := db.execPostgres(ctx, pgStatement{text: sql, position: func(p int) int { return p }, own: true}, nil, nil, func(r []any) bool {
 		rows = append(rows, r)
 		return true
 	})

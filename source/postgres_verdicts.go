@@ -3,12 +3,14 @@ package source
 import "sync"
 
 const (
-	// maxVerdicts bounds how many accepted statements one catalog
-	// remembers; when full, it forgets them all and starts again.
-	maxVerdicts = 1024
+	// maxVerdicts and maxVerdictBytes bound how many accepted statements,
+	// and how many bytes of their text, one catalog remembers; when full,
+	// it forgets them all and starts again.
+	maxVerdicts     = 1024
+	maxVerdictBytes = 4 << 20
 	// maxVerdictText is the longest text remembered: longer statements are
 	// rare, and checked every time.
-	maxVerdictText = 16 << 10
+	maxVerdictText = 64 << 10
 )
 
 // verdictCache remembers, for one catalog, the statements the guard
@@ -18,8 +20,9 @@ const (
 // was computed with. Refusals are not kept. The zero value is ready; it is
 // safe for concurrent use.
 type verdictCache struct {
-	mu sync.Mutex
-	m  map[verdictKey]pgStatement
+	mu    sync.Mutex
+	m     map[verdictKey]pgStatement
+	bytes int // of the texts held, the statements' and the wrapped
 }
 
 type verdictKey struct {
@@ -42,9 +45,10 @@ func (c *verdictCache) put(sql string, limit int, st pgStatement) {
 		return
 	}
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxVerdicts {
-		c.m = make(map[verdictKey]pgStatement, 64)
+	if c.m == nil || len(c.m) >= maxVerdicts || c.bytes+len(sql)+len(st.text) > maxVerdictBytes {
+		c.m, c.bytes = make(map[verdictKey]pgStatement, 64), 0
 	}
 	c.m[verdictKey{sql, limit}] = st
+	c.bytes += len(sql) + len(st.text)
 	c.mu.Unlock()
 }
