@@ -113,7 +113,9 @@ func TestPostgresUnknownTypeNoSpareConnection(t *testing.T) {
 	if s, ok := res.Rows[0][0].(string); !ok || !strings.HasPrefix(s, "(") {
 		t.Errorf("row value %v, want its text", res.Rows[0][0])
 	}
-	if n > 2000000 {
+	// 20 rows of 4 MB buffered would be 80 MB; the guard's own work on a
+	// first call is some of what is allowed here.
+	if n > 4<<20 {
 		t.Errorf("allocated %d bytes: the rows were buffered", n)
 	}
 }
