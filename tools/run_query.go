@@ -49,7 +49,7 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 	if err != nil {
 		return runQueryOut{}, fmt.Errorf("%w: this server returns at most %d rows; aggregate or filter instead", err, limits.MaxRowsLimit)
 	}
-	res, err := s.db.Query(ctx, in.SQL, maxRows)
+	res, err := s.db.Query(ctx, stripFence(in.SQL), maxRows)
 	if err != nil {
 		return runQueryOut{}, s.modelError(ctx, in.SQL, err)
 	}

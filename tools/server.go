@@ -178,13 +178,16 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	var se *guard.SyntaxError
 	var ee *source.EngineError
 	switch {
+	case errors.As(err, &ge) && (strings.HasPrefix(ge.Reason, "no function named") || strings.HasPrefix(ge.Reason, "no type named")):
+		// Not a refusal the model can argue with: the name is not there.
+		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, ge.Reason)), err}
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
 	case errors.As(err, &te), errors.Is(err, context.Canceled):
 		return err
 	case errors.As(err, &se):
-		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes",
-			s.db.Dialect(), se.Message, near(sql, se.Position)), err}
+		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
+			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, se.Message)), err}
 	case errors.As(err, &ee):
 		msg := ee.Message + near(sql, ee.Position)
 		if ee.Detail != "" {
@@ -193,10 +196,10 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 		if ee.Hint != "" {
 			msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
 		}
-		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, ee.Message)), err}
+		return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, ee.Message), dialectHint(s.db.Dialect(), sql, ee.Message)), err}
 	}
 	msg := err.Error()
-	return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), msg, s.engineHint(ctx, msg)), err}
+	return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, msg), dialectHint(s.db.Dialect(), sql, msg)), err}
 }
 
 // worded is an error as the model reads it, wrapping the error it words,
@@ -248,7 +251,7 @@ var (
 
 // engineHint suggests the closest names when the engine says a table or
 // column does not exist.
-func (s *server) engineHint(ctx context.Context, msg string) string {
+func (s *server) engineHint(ctx context.Context, sql, msg string) string {
 	tables, err := s.cat.Tables(ctx)
 	if err != nil {
 		return ""
@@ -269,13 +272,29 @@ func (s *server) engineHint(ctx context.Context, msg string) string {
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
-		var close []string
+		// The columns of the tables the statement names come first.
+		named := map[string]bool{}
+		for _, w := range schema.Words(sql) {
+			named[w] = true
+		}
+		var mine, others []string
 		for _, t := range tables {
+			here := named[strings.Join(schema.Words(t.Name), " ")] || strings.Contains(strings.ToLower(sql), strings.ToLower(t.Name))
 			for _, c := range t.Columns {
-				if len(close) < 5 && len(schema.Closest(name, []string{c.Name}, 1)) > 0 {
-					close = append(close, displayName(t.Name)+"."+schema.IdentifierQuote(c.Name))
+				if len(schema.Closest(name, []string{c.Name}, 1)) == 0 && !(here && strings.Contains(strings.ToLower(name), strings.ToLower(c.Name))) {
+					continue
+				}
+				col := displayName(t.Name) + "." + schema.IdentifierQuote(c.Name)
+				if here {
+					mine = append(mine, col)
+				} else {
+					others = append(others, col)
 				}
 			}
+		}
+		close := append(mine, others...)
+		if len(close) > 5 {
+			close = close[:5]
 		}
 		if len(close) > 0 {
 			return ". Columns with similar names: " + strings.Join(close, ", ") + ". Quote names with spaces or capitals in double quotes"

@@ -1,0 +1,114 @@
+package tools
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/schema"
+)
+
+// otherDialect maps a function of another SQL dialect to how this engine
+// says it, for the model that reached for it.
+var otherDialect = map[sqlmcp.Dialect]map[string]string{
+	sqlmcp.Postgres: {
+		"strftime":       "PostgreSQL formats dates with to_char(ts, 'YYYY-MM-DD'), truncates them with date_trunc('month', ts) and reads a part with extract(year FROM ts)",
+		"julianday":      "subtract dates (d2 - d1 gives days) or use extract(epoch FROM t2 - t1) / 86400",
+		"datetime":       "use now(), current_date, or a literal such as timestamp '2024-01-01 10:00'",
+		"ifnull":         "use coalesce(a, b)",
+		"nvl":            "use coalesce(a, b)",
+		"iif":            "use CASE WHEN ... THEN ... ELSE ... END",
+		"instr":          "use strpos(s, sub) or position(sub IN s)",
+		"charindex":      "use strpos(s, sub)",
+		"group_concat":   "use string_agg(x::text, ',')",
+		"printf":         "use format('%s', x) or to_char",
+		"total":          "use sum(x)",
+		"len":            "use length(x)",
+		"getdate":        "use now()",
+		"curdate":        "use current_date",
+		"date_format":    "use to_char(ts, 'YYYY-MM-DD')",
+		"datediff":       "subtract: d2 - d1 for dates, or extract(epoch FROM t2 - t1)",
+		"dateadd":        "add an interval: ts + interval '1 day'",
+		"unix_timestamp": "use extract(epoch FROM ts)",
+		"from_unixtime":  "use to_timestamp(n)",
+		"str_to_date":    "use to_date(s, 'YYYY-MM-DD')",
+	},
+	sqlmcp.SQLite: {
+		"to_char":      "SQLite formats dates with strftime('%Y-%m-%d', x)",
+		"date_trunc":   "use date(x, 'start of month'), or strftime('%Y-%m', x)",
+		"date_part":    "use strftime('%Y', x), cast to INTEGER",
+		"extract":      "use strftime('%Y', x), cast to INTEGER",
+		"array_agg":    "use json_group_array(x)",
+		"now":          "use datetime('now') or CURRENT_TIMESTAMP",
+		"getdate":      "use datetime('now')",
+		"to_date":      "use date(x)",
+		"to_timestamp": "use datetime(n, 'unixepoch')",
+		"left":         "use substr(x, 1, n)",
+		"right":        "use substr(x, -n)",
+		"strpos":       "use instr(s, sub)",
+		"position":     "use instr(s, sub)",
+		"greatest":     "use max(a, b), which takes several arguments in SQLite",
+		"least":        "use min(a, b), which takes several arguments in SQLite",
+		"datediff":     "use julianday(b) - julianday(a)",
+		"isnull":       "use ifnull(x, y)",
+		"nvl":          "use ifnull(x, y)",
+		"len":          "use length(x)",
+		"date_format":  "use strftime('%Y-%m-%d', x)",
+	},
+}
+
+var (
+	missingFunction = regexp.MustCompile(`(?:no such function: |no function named )([A-Za-z_][A-Za-z0-9_.]*)`)
+	fence           = regexp.MustCompile("(?s)^\\s*```[A-Za-z]*\\s*\\n(.*?)\\n?```\\s*$")
+)
+
+// dialectHint says how this engine writes what a statement took from
+// another dialect, judged from the engine's or the guard's message and the
+// text; "" when nothing fits.
+func dialectHint(d sqlmcp.Dialect, sql, msg string) string {
+	if m := missingFunction.FindStringSubmatch(msg); m != nil {
+		name := strings.ToLower(m[1][strings.LastIndexByte(m[1], '.')+1:])
+		if h, ok := otherDialect[d][name]; ok {
+			return ". " + name + "() is another dialect's: " + h
+		}
+	}
+	text := strings.ToUpper(sql)
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(sql), "```"):
+		return ". Send the SQL alone, without the Markdown fence"
+	case d == sqlmcp.SQLite && strings.Contains(sql, "::"):
+		return ". SQLite has no :: casts: write CAST(x AS INTEGER), CAST(x AS REAL) or CAST(x AS TEXT)"
+	case d == sqlmcp.SQLite && regexp.MustCompile(`\bILIKE\b`).MatchString(text):
+		return ". SQLite has no ILIKE: its LIKE already ignores the case of ASCII letters"
+	case regexp.MustCompile(`^\s*SELECT\s+TOP\s+\d`).MatchString(text):
+		return ". Write LIMIT n at the end instead of TOP n"
+	case d == sqlmcp.Postgres && strings.Contains(sql, "`"):
+		return ". PostgreSQL quotes names with double quotes, not backticks"
+	case d == sqlmcp.Postgres && regexp.MustCompile(`\bLIMIT\s+\d+\s*,\s*\d+`).MatchString(text):
+		return ". PostgreSQL writes LIMIT n OFFSET m"
+	case notSQL(sql):
+		return ". This does not read as SQL: send one SELECT statement, not a question in words"
+	}
+	return ""
+}
+
+// notSQL reports whether text reads as prose rather than a statement: it
+// neither begins with a word like a query's first keyword (a typo such as
+// SELEC still counts as SQL) nor holds SELECT anywhere.
+func notSQL(text string) bool {
+	f := strings.Fields(text)
+	if len(f) < 3 || regexp.MustCompile(`(?i)\bselect\b`).MatchString(text) {
+		return false
+	}
+	first := strings.ToUpper(strings.Trim(f[0], "("))
+	return len(schema.Closest(first, []string{"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN"}, 1)) == 0
+}
+
+// stripFence returns sql without a Markdown code fence around it, when it
+// has one: the statement inside is what was meant.
+func stripFence(sql string) string {
+	if m := fence.FindStringSubmatch(sql); m != nil {
+		return m[1]
+	}
+	return sql
+}
