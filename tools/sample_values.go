@@ -38,8 +38,28 @@ type sampleValuesOut struct {
 	Values []any  `json:"values"`
 }
 
-// sampleScan bounds how many rows sample_values reads.
-const sampleScan = 10000
+// sampleScan bounds how many rows sample_values reads, and sampleSpread
+// how many of their distinct values it chooses from.
+const (
+	sampleScan   = 10000
+	sampleSpread = 1000
+)
+
+// spreadRows picks n of sorted rows, evenly from the first to the last,
+// so a sample shows a column's range rather than its smallest values.
+func spreadRows(rows [][]any, n int) [][]any {
+	if len(rows) <= n {
+		return rows
+	}
+	if n == 1 {
+		return rows[:1]
+	}
+	out := make([][]any, n)
+	for i := range out {
+		out[i] = rows[i*(len(rows)-1)/(n-1)]
+	}
+	return out
+}
 
 // resolve finds a table and column in the live schema, so that the SQL the
 // value tools build holds only names that exist, quoted.
@@ -68,11 +88,14 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 		return sampleValuesOut{}, err
 	}
 	col := schema.Quote(c.Name)
-	// Ordered, so the same table gives the same sample on every engine.
+	// Ordered, so the same table gives the same sample on every engine;
+	// up to sampleSpread distinct values are read, and limit of them
+	// chosen evenly from the smallest to the largest.
+	spread := min(sampleSpread, s.db.Limits().MaxRowsLimit)
 	sample := func(from string) (*source.Result, error) {
 		sql := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample ORDER BY 1",
 			col, col, from, col, sampleScan)
-		return s.db.Query(ctx, sql, limit)
+		return s.db.Query(ctx, sql, spread)
 	}
 	var res *source.Result
 	if est, big := t.Big(); big && t.Kind == "table" {
@@ -88,8 +111,9 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 	if err != nil {
 		return sampleValuesOut{}, s.modelError(ctx, "", err)
 	}
-	out := sampleValuesOut{Table: t.Name, Column: c.Name, Values: make([]any, len(res.Rows))}
-	for i, r := range res.Rows {
+	rows := spreadRows(res.Rows, limit)
+	out := sampleValuesOut{Table: t.Name, Column: c.Name, Values: make([]any, len(rows))}
+	for i, r := range rows {
 		out.Values[i] = r[0]
 	}
 	return out, nil
