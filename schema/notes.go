@@ -132,13 +132,22 @@ func (n *notes) readBIRD(dir string) error {
 			if expanded != "" && !strings.EqualFold(expanded, col) && !strings.Contains(strings.ToLower(desc), strings.ToLower(expanded)) {
 				desc = joinNote(expanded, desc)
 			}
-			if format != "" {
+			// A format that only names a type repeats what the column's
+			// type says (BIRD writes "integer", "text", "real" for most).
+			if format != "" && !plainFormats[strings.ToLower(format)] {
 				values = joinNote(values, "format: "+format)
 			}
 			n.setColumn(table, col, columnNote{description: desc, values: values})
 		}
 	}
 	return nil
+}
+
+// plainFormats are data_format values that name a type and nothing more.
+var plainFormats = map[string]bool{
+	"integer": true, "int": true, "text": true, "real": true, "float": true, "double": true, "numeric": true,
+	"decimal": true, "date": true, "datetime": true, "time": true, "timestamp": true, "bool": true,
+	"boolean": true, "varchar": true, "char": true, "string": true, "blob": true,
 }
 
 // readAnnotations reads the --annotations file, YAML or JSON, refusing

@@ -327,13 +327,13 @@ func TestBIRDDescriptions(t *testing.T) {
 		table, column string
 		want          note
 	}{
-		{"customers", "id", note{"customer id. Identifier of the customer", "format: integer"}},
+		{"customers", "id", note{"customer id. Identifier of the customer", ""}},
 		{"customers", "name", note{}},
 		{"customers", "email", note{`the "primary" contact address`, "NULL = unknown"}},
-		{"customers", "city", note{"City of the customer", "format: text"}},
-		{"customers", "delete_flag", note{"soft delete flag. Soft-delete marker", "1 = deleted; 0 = live. format: integer"}},
-		{"SchoolStats", "CDSCode", note{"CDS code. County–District–School code", "format: text"}},
-		{"SchoolStats", "Free Meal Count (K-12)", note{"free meal count. Students eligible for “free” meals at the café", "NULL = not reported. format: real"}},
+		{"customers", "city", note{"City of the customer", ""}},
+		{"customers", "delete_flag", note{"soft delete flag. Soft-delete marker", "1 = deleted; 0 = live"}},
+		{"SchoolStats", "CDSCode", note{"CDS code. County–District–School code", ""}},
+		{"SchoolStats", "Free Meal Count (K-12)", note{"free meal count. Students eligible for “free” meals at the café", "NULL = not reported"}},
 		{"SchoolStats", "School Name", note{"Name of the school", ""}},
 		{"SchoolStats", "Enrollment (K-12)", note{}},
 		{"products", "name", note{}},
