@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +23,10 @@ import (
 type notes struct {
 	tables  map[string]string
 	columns map[string]map[string]columnNote
+	// named are the tables and columns the --annotations file names, as
+	// written there, for Check: "table" and "table.column".
+	named []string
+	file  string
 }
 
 type columnNote struct {
@@ -167,12 +172,75 @@ func (n *notes) readAnnotations(path string) error {
 		msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:; ")
 		return fmt.Errorf("reading annotations %s: %s", path, msg)
 	}
+	n.file = path
 	for table, t := range f.Tables {
+		n.named = append(n.named, table)
 		if t.Description != "" {
 			n.tables[strings.ToLower(table)] = t.Description
 		}
 		for col, a := range t.Columns {
+			n.named = append(n.named, table+"\x00"+col)
 			n.setColumn(strings.ToLower(table), col, columnNote{description: a.Description, values: a.Values})
+		}
+	}
+	return nil
+}
+
+// noteKeys are the names a note may use for t: its name as sqlmcp shows
+// it, and on PostgreSQL schema.table and, when no other schema's table has
+// it, the bare name.
+func noteKeys(t *Table, bare map[string]int) []string {
+	keys := []string{strings.ToLower(t.Name)}
+	if t.Schema != "" {
+		keys = append(keys, strings.ToLower(t.Schema+"."+t.rel))
+		if bare[strings.ToLower(t.rel)] == 1 {
+			keys = append(keys, strings.ToLower(t.rel))
+		}
+	}
+	return keys
+}
+
+// bareNames counts the tables of each bare name.
+func bareNames(tables []*Table) map[string]int {
+	bare := map[string]int{}
+	for _, t := range tables {
+		bare[strings.ToLower(t.rel)]++
+	}
+	return bare
+}
+
+// check reports the first table or column the --annotations file names
+// that tables do not hold: a misspelt name is a start-up error, not a
+// note silently dropped.
+func (n *notes) check(tables []*Table) error {
+	bare := bareNames(tables)
+	cols := map[string]map[string]bool{}
+	for _, t := range tables {
+		for _, k := range noteKeys(t, bare) {
+			m := map[string]bool{}
+			for _, c := range t.Columns {
+				m[strings.ToLower(c.Name)] = true
+			}
+			cols[k] = m
+		}
+	}
+	var names []string
+	for _, t := range tables {
+		names = append(names, t.Name)
+	}
+	slices.Sort(n.named)
+	for _, name := range n.named {
+		table, col, isCol := strings.Cut(name, "\x00")
+		have, ok := cols[strings.ToLower(table)]
+		switch {
+		case !ok:
+			hint := ""
+			if c := Closest(table, names, 3); len(c) > 0 {
+				hint = "; did you mean " + strings.Join(c, ", ") + "?"
+			}
+			return fmt.Errorf("annotations %s: no table %q in the database%s", n.file, table, hint)
+		case isCol && !have[strings.ToLower(col)]:
+			return fmt.Errorf("annotations %s: table %q has no column %q", n.file, table, col)
 		}
 	}
 	return nil
@@ -198,20 +266,22 @@ func (n *notes) setColumn(table, col string, note columnNote) {
 // apply copies the notes onto the tables they name; where a note is
 // silent, what the database itself says (PostgreSQL's COMMENT ON) stays.
 func (n *notes) apply(tables []*Table) {
+	bare := bareNames(tables)
 	for _, t := range tables {
-		key := strings.ToLower(t.Name)
-		if d := n.tables[key]; d != "" {
-			t.Description = d
-		}
-		cols := n.columns[key]
-		for i := range t.Columns {
-			c := &t.Columns[i]
-			note := cols[strings.ToLower(c.Name)]
-			if note.description != "" {
-				c.Description = note.description
+		for _, key := range noteKeys(t, bare) {
+			if d := n.tables[key]; d != "" {
+				t.Description = d
 			}
-			if note.values != "" {
-				c.Values = note.values
+			cols := n.columns[key]
+			for i := range t.Columns {
+				c := &t.Columns[i]
+				note := cols[strings.ToLower(c.Name)]
+				if note.description != "" {
+					c.Description = note.description
+				}
+				if note.values != "" {
+					c.Values = note.values
+				}
 			}
 		}
 	}

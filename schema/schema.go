@@ -110,6 +110,27 @@ func New(db *source.DB, opts *Options) (*Catalog, error) {
 	return &Catalog{db: db, notes: n, schemas: opts.Schemas, version: -1}, nil
 }
 
+// Check reports configuration that names what the database does not
+// hold, so it fails at start instead of passing silently: a table or
+// column the annotations file names, and on PostgreSQL a schema given in
+// Options.Schemas that does not exist or holds no table sqlmcp can list.
+func (c *Catalog) Check(ctx context.Context) error {
+	tables, err := c.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range c.schemas {
+		found := false
+		for _, t := range tables {
+			found = found || t.Schema == s
+		}
+		if !found {
+			return fmt.Errorf("--schema %s: no such schema, or no table in it this role can read", s)
+		}
+	}
+	return c.notes.check(tables)
+}
+
 // Tables returns every table and view, sorted by name. The result is
 // shared: callers must not change it.
 func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {

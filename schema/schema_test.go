@@ -544,3 +544,52 @@ func TestTableLookup(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckFailsClosed: an annotations file that names a table or column
+// the database does not have, and a --schema that does not exist, are
+// errors at start; the bare name of a PostgreSQL table in public works.
+func TestCheckFailsClosed(t *testing.T) {
+	for _, e := range dbtest.All(t, nil) {
+		t.Run(e.Name, func(t *testing.T) {
+			write := func(text string) string {
+				path := filepath.Join(t.TempDir(), "notes.yaml")
+				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return path
+			}
+			for _, tt := range []struct{ notes, want string }{
+				{"tables:\n  customerz:\n    description: x\n", `no table "customerz" in the database; did you mean customers`},
+				{"tables:\n  customers:\n    columns:\n      nmae: x\n", `table "customers" has no column "nmae"`},
+				{"tables:\n  customers:\n    columns:\n      name: Full name\n", ""},
+			} {
+				cat, err := schema.New(e.DB, &schema.Options{Annotations: write(tt.notes)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = cat.Check(t.Context())
+				switch {
+				case tt.want == "" && err != nil:
+					t.Errorf("%q: %v", tt.notes, err)
+				case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+					t.Errorf("%q: got %v, want %q", tt.notes, err, tt.want)
+				}
+				if tt.want == "" {
+					tb, err := cat.Table(t.Context(), "customers")
+					if c, _ := tb.Column("name"); err != nil || c.Description != "Full name" {
+						t.Errorf("the note on customers.name did not apply: %+v, %v", c, err)
+					}
+				}
+			}
+			if e.Name == "postgres" {
+				cat, err := schema.New(e.DB, &schema.Options{Schemas: []string{"nosuchschema"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cat.Check(t.Context()); err == nil || !strings.Contains(err.Error(), "no such schema") {
+					t.Errorf("--schema nosuchschema: got %v", err)
+				}
+			}
+		})
+	}
+}

@@ -373,6 +373,12 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return usageError{err}
 	}
+	cctx, cancel := context.WithTimeout(ctx, cfg.limits.WithDefaults().Timeout)
+	err = cat.Check(cctx)
+	cancel()
+	if err != nil {
+		return usageError{err}
+	}
 	if err := checkRole(ctx, db, cfg.requireRO, log); err != nil {
 		return err
 	}
