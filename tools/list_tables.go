@@ -19,10 +19,21 @@ var listTablesTool = &mcp.Tool{
 	Annotations: annotations("List tables"),
 }
 
-type listTablesIn struct{}
+type listTablesIn struct {
+	Filter    string `json:"filter,omitempty" jsonschema:"only tables whose name contains this, ignoring case"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"most tables to list: 1 to 2000, default 200"`
+	NamesOnly bool   `json:"names_only,omitempty" jsonschema:"names alone, for huge schemas"`
+}
+
+func (in listTablesIn) audit(e *zerolog.Event) {
+	e.Str("filter", in.Filter).Int("limit", in.Limit).Bool("names_only", in.NamesOnly)
+}
 
 type listTablesOut struct {
-	Tables []tableSummary `json:"tables"`
+	Tables    []tableSummary `json:"tables,omitempty" jsonschema:"the tables, unless names_only"`
+	Names     []string       `json:"names,omitempty" jsonschema:"the names, with names_only"`
+	Total     int            `json:"total" jsonschema:"tables matching, listed or not"`
+	Truncated bool           `json:"truncated" jsonschema:"true when limit cut the list"`
 }
 
 type tableSummary struct {
@@ -41,12 +52,41 @@ type tableSummary struct {
 // database of huge tables still lists quickly; uncounted tables say null.
 const countBudget = 2 * time.Second
 
-func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut, error) {
+// The list's bounds: a schema of thousands of tables would otherwise cost
+// a count per table and a long answer per call.
+const (
+	listDefault = 200
+	listMax     = 2000
+)
+
+func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut, error) {
+	limit, err := bounded("limit", in.Limit, listDefault, listMax)
+	if err != nil {
+		return listTablesOut{}, err
+	}
 	tables, err := s.cat.Tables(ctx)
 	if err != nil {
 		return listTablesOut{}, s.modelError(ctx, "", err)
 	}
-	out := listTablesOut{Tables: make([]tableSummary, len(tables))}
+	if f := strings.ToLower(strings.TrimSpace(in.Filter)); f != "" {
+		var kept []*schema.Table
+		for _, t := range tables {
+			if strings.Contains(strings.ToLower(t.Name), f) {
+				kept = append(kept, t)
+			}
+		}
+		tables = kept
+	}
+	out := listTablesOut{Total: len(tables), Truncated: len(tables) > limit}
+	tables = tables[:min(len(tables), limit)]
+	if in.NamesOnly {
+		out.Names = make([]string, len(tables))
+		for i, t := range tables {
+			out.Names[i] = t.Name
+		}
+		return out, nil
+	}
+	out.Tables = make([]tableSummary, len(tables))
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	for i, t := range tables {
@@ -58,11 +98,21 @@ func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut,
 	return out, nil
 }
 
-func (o listTablesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Tables)) }
+func (o listTablesOut) audit(e *zerolog.Event) {
+	e.Int("rows", len(o.Tables)+len(o.Names)).Bool("truncated", o.Truncated)
+}
 
 func (o listTablesOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d tables and views:\n", len(o.Tables))
+	shown := len(o.Tables) + len(o.Names)
+	if o.Truncated {
+		fmt.Fprintf(&b, "%d of %d tables and views (cut: narrow with filter, or raise limit, with names_only for names alone):\n", shown, o.Total)
+	} else {
+		fmt.Fprintf(&b, "%d tables and views:\n", shown)
+	}
+	for _, n := range o.Names {
+		fmt.Fprintf(&b, "- %s\n", displayName(n))
+	}
 	for _, t := range o.Tables {
 		fmt.Fprintf(&b, "- %s (%s, %s, %s)", displayName(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
 		if t.Description != "" {
