@@ -14,15 +14,15 @@ import (
 
 var listTablesTool = &mcp.Tool{
 	Name: "list_tables",
-	Description: "List every table and view in the database: name, kind, row count, column count and " +
-		"what it holds when known. Start here; then describe_table the tables that matter.",
-	Annotations: annotations("List tables"),
+	Description: "Tables and views, with row and column counts. Start here. 200 by default: " +
+		"narrow with filter; names_only for huge schemas.",
+	Annotations: readOnly,
 }
 
 type listTablesIn struct {
-	Filter    string `json:"filter,omitempty" jsonschema:"only tables whose name contains this, ignoring case"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"most tables to list: 1 to 2000, default 200"`
-	NamesOnly bool   `json:"names_only,omitempty" jsonschema:"names alone, for huge schemas"`
+	Filter    string `json:"filter,omitempty" jsonschema:"name contains it, any case"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"1-2000, default 200"`
+	NamesOnly bool   `json:"names_only,omitempty" jsonschema:"names alone"`
 }
 
 func (in listTablesIn) audit(e *zerolog.Event) {
@@ -30,22 +30,22 @@ func (in listTablesIn) audit(e *zerolog.Event) {
 }
 
 type listTablesOut struct {
-	Tables    []tableSummary `json:"tables,omitempty" jsonschema:"the tables, unless names_only"`
-	Names     []string       `json:"names,omitempty" jsonschema:"the names, with names_only"`
-	Total     int            `json:"total" jsonschema:"tables matching, listed or not"`
-	Truncated bool           `json:"truncated" jsonschema:"true when limit cut the list"`
+	Tables    []tableSummary `json:"tables,omitempty"`
+	Names     []string       `json:"names,omitempty"`
+	Total     int            `json:"total"`
+	Truncated bool           `json:"truncated"`
 }
 
 type tableSummary struct {
 	Name string `json:"name"`
-	Kind string `json:"kind" jsonschema:"table, view or virtual"`
-	Rows *int64 `json:"rows" jsonschema:"row count; null when counting took too long"`
+	Kind string `json:"kind"`
+	Rows *int64 `json:"rows" jsonschema:"null if not counted"`
 	// RowsEstimated is true when Rows is the engine's estimate.
-	RowsEstimated bool `json:"rows_estimated,omitempty" jsonschema:"true when rows is the engine's estimate, not a count"`
+	RowsEstimated bool `json:"rows_estimated,omitempty"`
 	Columns       int  `json:"columns"`
 	// Description is what the table holds, from the annotations.
 	Description string `json:"description,omitempty"`
-	Broken      string `json:"broken,omitempty" jsonschema:"why the view cannot be read, when it cannot"`
+	Broken      string `json:"broken,omitempty"`
 }
 
 // countBudget bounds the time list_tables spends counting rows, so a
