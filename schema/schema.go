@@ -91,6 +91,8 @@ type Catalog struct {
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
+
+	rowCounts rowCounts
 }
 
 // postgresTTL is how long a PostgreSQL schema is trusted before it is read
@@ -315,21 +317,6 @@ func unquote(s string) string {
 // Quote quotes an identifier for SQL.
 func Quote(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
-
-// RowCount counts t's rows: exactly, unless the table is big and the
-// engine keeps an estimate (PostgreSQL's statistics), then estimated; ok
-// is false when neither could be had in the time ctx allows.
-func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bool) {
-	if est, big := t.Big(); big {
-		return est, false, true
-	}
-	rows, err := c.db.Catalog(ctx, "SELECT count(*) FROM "+t.SQL())
-	if err != nil || len(rows) != 1 {
-		return 0, false, false
-	}
-	n, ok = rows[0][0].(int64)
-	return n, ok, ok
 }
 
 // Relation is the table's own name, without its schema.

@@ -13,15 +13,13 @@ import (
 
 var describeTableTool = &mcp.Tool{
 	Name: "describe_table",
-	Description: "Describe one table or view: its columns in order (name, declared type, nullable, default, " +
-		"primary-key position, what the column means and what its values mean), foreign keys to and from " +
-		"other tables, indexes and the row count. Use the exact column names it gives in run_query, " +
-		"double-quoted when they hold spaces, punctuation or reserved words.",
-	Annotations: annotations("Describe a table"),
+	Description: "A table's columns (types, keys, meanings, value notes), foreign " +
+		"keys both ways, indexes, rows. Use its exact column names.",
+	Annotations: readOnly,
 }
 
 type describeTableIn struct {
-	Table string `json:"table" jsonschema:"the table or view name, as list_tables gives it"`
+	Table string `json:"table" jsonschema:"as list_tables names it"`
 }
 
 func (in describeTableIn) audit(e *zerolog.Event) { e.Str("table", in.Table) }
@@ -31,13 +29,13 @@ type describeTableOut struct {
 	Kind          string              `json:"kind"`
 	Description   string              `json:"description,omitempty"`
 	Schema        string              `json:"schema,omitempty"`
-	Rows          *int64              `json:"rows" jsonschema:"row count; null when counting took too long"`
-	RowsEstimated bool                `json:"rows_estimated,omitempty" jsonschema:"true when rows is the engine's estimate, not a count"`
+	Rows          *int64              `json:"rows" jsonschema:"null if not counted"`
+	RowsEstimated bool                `json:"rows_estimated,omitempty"`
 	Columns       []schema.Column     `json:"columns"`
-	ForeignKeys   []schema.ForeignKey `json:"foreign_keys" jsonschema:"this table's references to other tables"`
-	ReferencedBy  []schema.ForeignKey `json:"referenced_by" jsonschema:"other tables' references to this one"`
+	ForeignKeys   []schema.ForeignKey `json:"foreign_keys"`
+	ReferencedBy  []schema.ForeignKey `json:"referenced_by"`
 	Indexes       []schema.Index      `json:"indexes"`
-	Broken        string              `json:"broken,omitempty" jsonschema:"why the view cannot be read, when it cannot"`
+	Broken        string              `json:"broken,omitempty" jsonschema:"why it cannot be read"`
 }
 
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {

@@ -15,17 +15,15 @@ import (
 
 var distinctValuesTool = &mcp.Tool{
 	Name: "distinct_values",
-	Description: "List a column's distinct values with how many rows hold each, most frequent first " +
-		"(NULL included). With filter, only values containing that text, ignoring case: use it to find " +
-		"how a value is spelt before you write WHERE. Says how many distinct values there are in all " +
-		"and whether the list was cut.",
-	Annotations: annotations("Distinct values of a column"),
+	Description: "A column's distinct values with row counts, most frequent first. filter finds how " +
+		"a value is spelt before you write WHERE.",
+	Annotations: readOnly,
 }
 
 type distinctValuesIn struct {
 	columnIn
-	Filter string `json:"filter,omitempty" jsonschema:"keep values containing this text, ignoring case"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most values to return: 1 to 1000, default 20"`
+	Filter string `json:"filter,omitempty" jsonschema:"value contains it, any case"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"1-1000, default 20"`
 }
 
 type valueCount struct {
@@ -39,14 +37,14 @@ type distinctValuesOut struct {
 	Filter string       `json:"filter,omitempty"`
 	Values []valueCount `json:"values"`
 	// Distinct counts the distinct values in all (matching the filter).
-	Distinct int64 `json:"distinct" jsonschema:"how many distinct values there are in all"`
+	Distinct int64 `json:"distinct"`
 	// DistinctMore is true when there are more than Distinct: counting
 	// stops at distinctScan.
-	DistinctMore bool `json:"distinct_more,omitempty" jsonschema:"true when there are more distinct values than distinct says"`
-	Truncated    bool `json:"truncated" jsonschema:"true when values lists only the most frequent"`
+	DistinctMore bool `json:"distinct_more,omitempty" jsonschema:"more than distinct"`
+	Truncated    bool `json:"truncated"`
 	// Estimated is true when the table was too big to count in time and
 	// the answer comes from the engine's statistics.
-	Estimated bool `json:"estimated,omitempty" jsonschema:"true when counts are estimates from the engine's statistics"`
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // distinctScan bounds the count of distinct values.

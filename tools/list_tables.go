@@ -14,39 +14,79 @@ import (
 
 var listTablesTool = &mcp.Tool{
 	Name: "list_tables",
-	Description: "List every table and view in the database: name, kind, row count, column count and " +
-		"what it holds when known. Start here; then describe_table the tables that matter.",
-	Annotations: annotations("List tables"),
+	Description: "Tables and views, with row and column counts. Start here. 200 by default: " +
+		"narrow with filter; names_only for huge schemas.",
+	Annotations: readOnly,
 }
 
-type listTablesIn struct{}
+type listTablesIn struct {
+	Filter    string `json:"filter,omitempty" jsonschema:"name contains it, any case"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"1-2000, default 200"`
+	NamesOnly bool   `json:"names_only,omitempty" jsonschema:"names alone"`
+}
+
+func (in listTablesIn) audit(e *zerolog.Event) {
+	e.Str("filter", in.Filter).Int("limit", in.Limit).Bool("names_only", in.NamesOnly)
+}
 
 type listTablesOut struct {
-	Tables []tableSummary `json:"tables"`
+	Tables    []tableSummary `json:"tables,omitempty"`
+	Names     []string       `json:"names,omitempty"`
+	Total     int            `json:"total"`
+	Truncated bool           `json:"truncated"`
 }
 
 type tableSummary struct {
 	Name string `json:"name"`
-	Kind string `json:"kind" jsonschema:"table, view or virtual"`
-	Rows *int64 `json:"rows" jsonschema:"row count; null when counting took too long"`
+	Kind string `json:"kind"`
+	Rows *int64 `json:"rows" jsonschema:"null if not counted"`
 	// RowsEstimated is true when Rows is the engine's estimate.
-	RowsEstimated bool `json:"rows_estimated,omitempty" jsonschema:"true when rows is the engine's estimate, not a count"`
+	RowsEstimated bool `json:"rows_estimated,omitempty"`
 	Columns       int  `json:"columns"`
 	// Description is what the table holds, from the annotations.
 	Description string `json:"description,omitempty"`
-	Broken      string `json:"broken,omitempty" jsonschema:"why the view cannot be read, when it cannot"`
+	Broken      string `json:"broken,omitempty"`
 }
 
 // countBudget bounds the time list_tables spends counting rows, so a
 // database of huge tables still lists quickly; uncounted tables say null.
 const countBudget = 2 * time.Second
 
-func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut, error) {
+// The list's bounds: a schema of thousands of tables would otherwise cost
+// a count per table and a long answer per call.
+const (
+	listDefault = 200
+	listMax     = 2000
+)
+
+func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut, error) {
+	limit, err := bounded("limit", in.Limit, listDefault, listMax)
+	if err != nil {
+		return listTablesOut{}, err
+	}
 	tables, err := s.cat.Tables(ctx)
 	if err != nil {
 		return listTablesOut{}, s.modelError(ctx, "", err)
 	}
-	out := listTablesOut{Tables: make([]tableSummary, len(tables))}
+	if f := strings.ToLower(strings.TrimSpace(in.Filter)); f != "" {
+		var kept []*schema.Table
+		for _, t := range tables {
+			if strings.Contains(strings.ToLower(t.Name), f) {
+				kept = append(kept, t)
+			}
+		}
+		tables = kept
+	}
+	out := listTablesOut{Total: len(tables), Truncated: len(tables) > limit}
+	tables = tables[:min(len(tables), limit)]
+	if in.NamesOnly {
+		out.Names = make([]string, len(tables))
+		for i, t := range tables {
+			out.Names[i] = t.Name
+		}
+		return out, nil
+	}
+	out.Tables = make([]tableSummary, len(tables))
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	for i, t := range tables {
@@ -58,11 +98,21 @@ func (s *server) listTables(ctx context.Context, _ listTablesIn) (listTablesOut,
 	return out, nil
 }
 
-func (o listTablesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Tables)) }
+func (o listTablesOut) audit(e *zerolog.Event) {
+	e.Int("rows", len(o.Tables)+len(o.Names)).Bool("truncated", o.Truncated)
+}
 
 func (o listTablesOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d tables and views:\n", len(o.Tables))
+	shown := len(o.Tables) + len(o.Names)
+	if o.Truncated {
+		fmt.Fprintf(&b, "%d of %d tables and views (cut: narrow with filter, or raise limit, with names_only for names alone):\n", shown, o.Total)
+	} else {
+		fmt.Fprintf(&b, "%d tables and views:\n", shown)
+	}
+	for _, n := range o.Names {
+		fmt.Fprintf(&b, "- %s\n", displayName(n))
+	}
 	for _, t := range o.Tables {
 		fmt.Fprintf(&b, "- %s (%s, %s, %s)", displayName(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
 		if t.Description != "" {

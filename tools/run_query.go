@@ -16,28 +16,26 @@ import (
 
 var runQueryTool = &mcp.Tool{
 	Name: "run_query",
-	Description: "Run one read-only SQL statement (SELECT, WITH ... SELECT, VALUES, UNION, EXPLAIN) and return " +
-		"its columns and rows. Anything that would change the database is refused. Quote identifiers that " +
-		"hold spaces, punctuation, capitals or reserved words in double quotes. Results are cut at max_rows " +
-		"and at a size limit, and truncated says so: then aggregate, filter or add LIMIT rather than paging. " +
-		"On an error, read the message: it names the problem and often the fix.",
-	Annotations: annotations("Run a read-only query"),
+	Description: "Run one read-only statement (SELECT, WITH, VALUES, EXPLAIN). Double-quote names with " +
+		"spaces, capitals or reserved words. Rows are cut at max_rows and a size limit: aggregate or filter " +
+		"rather than page.",
+	Annotations: readOnly,
 }
 
 type runQueryIn struct {
-	SQL     string `json:"sql" jsonschema:"one read-only SQL statement"`
-	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most rows to return; default and maximum are set by the server"`
+	SQL     string `json:"sql" jsonschema:"one read-only statement"`
+	MaxRows int    `json:"max_rows,omitempty"`
 }
 
 func (in runQueryIn) audit(e *zerolog.Event) { e.Str("sql", in.SQL) }
 
 type runQueryOut struct {
 	Columns  []source.Column `json:"columns"`
-	Rows     [][]any         `json:"rows" jsonschema:"cells are numbers, strings or null; a BLOB is shown as a preview with its size; long text is cut with a marker"`
-	RowCount int             `json:"row_count" jsonschema:"rows returned"`
+	Rows     [][]any         `json:"rows" jsonschema:"BLOBs and long text cut, with their size"`
+	RowCount int             `json:"row_count"`
 	// Truncated is exact: one row past the cap is read to know.
-	Truncated   bool    `json:"truncated" jsonschema:"true when the query had more rows than returned"`
-	TruncatedBy string  `json:"truncated_by,omitempty" jsonschema:"which limit cut the rows: rows or bytes"`
+	Truncated   bool    `json:"truncated"`
+	TruncatedBy string  `json:"truncated_by,omitempty" jsonschema:"rows or bytes"`
 	ElapsedMS   float64 `json:"elapsed_ms"`
 
 	canAskMore bool // max_rows could have been higher

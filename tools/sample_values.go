@@ -14,20 +14,19 @@ import (
 
 var sampleValuesTool = &mcp.Tool{
 	Name: "sample_values",
-	Description: "Show a few real, non-NULL values of one column, distinct where possible, to learn how " +
-		"values are written (codes, case, date formats) before you filter on them. Reads a bounded " +
-		"sample of a big table, never all of it; use distinct_values for counts or to find a value.",
-	Annotations: annotations("Sample a column's values"),
+	Description: "A few real values of a column, to see how they are written (codes, case, dates) " +
+		"before filtering.",
+	Annotations: readOnly,
 }
 
 type columnIn struct {
-	Table  string `json:"table" jsonschema:"the table or view name"`
-	Column string `json:"column" jsonschema:"the column name, as describe_table gives it"`
+	Table  string `json:"table"`
+	Column string `json:"column" jsonschema:"as describe_table names it"`
 }
 
 type sampleValuesIn struct {
 	columnIn
-	Limit int `json:"limit,omitempty" jsonschema:"most values to return: 1 to 100, default 10"`
+	Limit int `json:"limit,omitempty" jsonschema:"1-100, default 10"`
 }
 
 func (in columnIn) audit(e *zerolog.Event) { e.Str("table", in.Table).Str("column", in.Column) }

@@ -13,15 +13,14 @@ import (
 
 var searchSchemaTool = &mcp.Tool{
 	Name: "search_schema",
-	Description: "Find tables and columns by keyword when you do not know their names: searches names " +
-		"(split at underscores, case changes and punctuation, so 'free meal' finds \"Free Meal Count (K-12)\"), " +
-		"column descriptions and value notes. Best matches first; each says which fields matched.",
-	Annotations: annotations("Search the schema"),
+	Description: "Find tables and columns by keyword, matched inside names ('free meal' finds " +
+		"\"Free Meal Count (K-12)\"), descriptions and values. Best first.",
+	Annotations: readOnly,
 }
 
 type searchSchemaIn struct {
-	Query string `json:"query" jsonschema:"words to look for, e.g. 'free meal' or 'enrollment date'"`
-	Limit int    `json:"limit,omitempty" jsonschema:"most matches to return: 1 to 100, default 20"`
+	Query string `json:"query" jsonschema:"words, e.g. 'free meal'"`
+	Limit int    `json:"limit,omitempty" jsonschema:"1-100, default 20"`
 }
 
 func (in searchSchemaIn) audit(e *zerolog.Event) { e.Str("query", in.Query) }

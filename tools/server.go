@@ -103,12 +103,11 @@ and %d KiB, and the result says when it was cut.`,
 // toolListTTL is how long a client may keep the tool list.
 const toolListTTL = 10 * time.Minute
 
-// annotations mark every tool as a read-only, repeatable lookup in a
-// closed world.
-func annotations(title string) *mcp.ToolAnnotations {
-	no := false
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
-}
+// readOnly marks every tool as a read-only, repeatable lookup in a closed
+// world. The destructive hint means something only for a tool that is not
+// read-only (the MCP specification), so it is left out; so are titles,
+// which only a client's menus show, to keep the tool list short.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
 // audited is what a tool's output tells the audit log.
 type audited interface {
@@ -119,10 +118,18 @@ type audited interface {
 // add registers a tool whose handler returns its output or an error for the
 // model, logging one audit event per call and rendering the output as text.
 func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
-	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	tool := *t
+	var names []string
+	tool.InputSchema, names = inputSchema[In]()
+	tool.OutputSchema = outputSchema[Out]()
+	mcp.AddTool(srv, &tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
-		release, err := s.acquire(ctx)
+		err := checkArguments(req.Params.Arguments, names)
 		var out Out
+		release := func() {}
+		if err == nil {
+			release, err = s.acquire(ctx)
+		}
 		if err == nil {
 			out, err = h(ctx, in)
 			release()
