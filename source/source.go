@@ -226,6 +226,9 @@ func (db *DB) run(ctx context.Context, sql string, args []any, fetch int, column
 			return fmt.Errorf("query cancelled, but the database did not stop the query; it may still be running: %w", ctx.Err())
 		case ctx.Err() != nil:
 			return fmt.Errorf("query cancelled: %w", ctx.Err())
+		case pgNoConnection(err):
+			// No connection was made in time: the server did not answer.
+			return &UnavailableError{Reason: pgReason(db.pg.dsn, err), err: err}
 		case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
 			return &TimeoutError{Timeout: db.limits.Timeout, Running: true}
 		case errors.Is(qctx.Err(), context.DeadlineExceeded), isStatementTimeout(err):

@@ -121,6 +121,7 @@ type audited interface {
 func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
 	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
+		ctx, retries := source.CountRetries(ctx)
 		release, err := s.acquire(ctx)
 		var out Out
 		if err == nil {
@@ -132,6 +133,9 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 			e = s.log.Warn()
 		}
 		e = e.Str("event", "tool_call").Str("tool", t.Name)
+		if n := retries(); n > 0 {
+			e.Int("retries", n)
+		}
 		if a, ok := any(in).(interface{ audit(*zerolog.Event) }); ok {
 			a.audit(e)
 		}
@@ -165,6 +169,8 @@ func verdict(err error) string {
 		return "cancelled"
 	case errors.As(err, new(*BusyError)):
 		return "busy"
+	case errors.As(err, new(*source.UnavailableError)):
+		return "unavailable"
 	}
 	return "error"
 }
@@ -180,7 +186,7 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	switch {
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
-	case errors.As(err, &te), errors.Is(err, context.Canceled):
+	case errors.As(err, &te), errors.Is(err, context.Canceled), errors.As(err, new(*source.UnavailableError)):
 		return err
 	case errors.As(err, &se):
 		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes",
