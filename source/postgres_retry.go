@@ -54,6 +54,18 @@ func pgUnreachable(err error) bool {
 	return pgRetryable(err)
 }
 
+// pgServerEnded reports whether err says the server ended the session
+// itself: a FATAL or PANIC error (an administrator's terminate, a
+// shutdown, a crash of another backend), or the socket closed from the
+// server's end. Its backend runs nothing more.
+func pgServerEnded(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Severity == "FATAL" || pe.Severity == "PANIC"
+	}
+	return err != nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF))
+}
+
 // pgNoConnection reports whether err says no connection could be made.
 func pgNoConnection(err error) bool {
 	return errors.As(err, new(*pgconn.ConnectError))
