@@ -8,7 +8,6 @@ package source
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -46,8 +45,8 @@ type DB struct {
 	path     string // the SQLite file; "" for other engines
 	database string // PostgreSQL's database name
 	limits   sqlmcp.Limits
-	db       *sql.DB // SQLite
-	pg       *pgDB   // PostgreSQL
+	sq       *sqliteFile // SQLite
+	pg       *pgDB       // PostgreSQL
 }
 
 // Open opens the database dsn names, read-only, and checks that it answers.
@@ -84,13 +83,11 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := openSQLite(path, true, maxConns)
+	db, err := openSQLiteFile(path, maxConns)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(maxConns)
-	db.SetMaxIdleConns(maxConns)
-	d := &DB{dialect: sqlmcp.SQLite, name: path, path: path, limits: limits, db: db}
+	d := &DB{dialect: sqlmcp.SQLite, name: path, path: path, limits: limits, sq: db}
 	ctx, cancel := context.WithTimeout(ctx, limits.Timeout)
 	defer cancel()
 	if _, err := d.Catalog(ctx, "SELECT count(*) FROM sqlite_schema"); err != nil {
@@ -128,7 +125,7 @@ func (db *DB) Close() error {
 		db.pg.pool.Close()
 		return nil
 	}
-	return db.db.Close()
+	return db.sq.Close()
 }
 
 // Query runs one statement the guard accepts and returns its result as
