@@ -35,6 +35,28 @@ type Cluster struct {
 // runs as the system user postgres (initdb refuses root).
 func NewCluster(t testing.TB, conf ...string) *Cluster {
 	t.Helper()
+	c, dir := newCluster(t)
+	c.run(t, "initdb", "-D", c.Dir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")
+	c.settle(t, dir, conf)
+	return c
+}
+
+// NewReplica makes a streaming replica of the running cluster c, a hot
+// standby (pg_basebackup into a data folder of its own), with conf added
+// to its settings, starts it, and stops it when the test ends.
+func (c *Cluster) NewReplica(t testing.TB, conf ...string) *Cluster {
+	t.Helper()
+	r, dir := newCluster(t)
+	c.run(t, "pg_basebackup", "-h", "127.0.0.1", "-p", strconv.Itoa(c.Port), "-U", "postgres",
+		"-D", r.Dir, "-R", "-X", "stream", "-c", "fast", "--no-sync")
+	r.settle(t, dir, append([]string{"hot_standby = on"}, conf...))
+	return r
+}
+
+// newCluster picks the binaries, the user, a folder and a port for a
+// cluster; dir holds the data folder and the socket.
+func newCluster(t testing.TB) (*Cluster, string) {
+	t.Helper()
 	c := &Cluster{bin: PostgresBin}
 	if b := os.Getenv("SQLMCP_TEST_PG_BIN"); b != "" {
 		c.bin = b
@@ -63,7 +85,13 @@ func NewCluster(t testing.TB, conf ...string) *Cluster {
 	c.Dir = filepath.Join(dir, "data")
 	c.Port = freePort(t)
 	c.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port)
-	c.run(t, "initdb", "-D", c.Dir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")
+	return c, dir
+}
+
+// settle writes the cluster's settings, then conf, starts it, and stops it
+// when the test ends.
+func (c *Cluster) settle(t testing.TB, dir string, conf []string) {
+	t.Helper()
 	c.Configure(t, append([]string{
 		"port = " + strconv.Itoa(c.Port),
 		"listen_addresses = '127.0.0.1'",
@@ -72,9 +100,8 @@ func NewCluster(t testing.TB, conf ...string) *Cluster {
 		"fsync = off",
 		"max_connections = 30",
 	}, conf...)...)
-	c.Start(t)
 	t.Cleanup(func() { c.stop(t, false) })
-	return c
+	c.Start(t)
 }
 
 // Configure adds lines to the cluster's postgresql.conf; they take effect
