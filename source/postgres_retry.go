@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -57,13 +58,19 @@ func pgUnreachable(err error) bool {
 // pgServerEnded reports whether err says the server ended the session
 // itself: a FATAL or PANIC error (an administrator's terminate, a
 // shutdown, a crash of another backend), or the socket closed from the
-// server's end. Its backend runs nothing more.
+// server's end (end of file, a reset, a broken pipe, or pgx finding the
+// connection closed under it when no context ran out). Its backend runs
+// nothing more.
 func pgServerEnded(err error) bool {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return pe.Severity == "FATAL" || pe.Severity == "PANIC"
 	}
-	return err != nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF))
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || err.Error() == "conn closed"
 }
 
 // pgNoConnection reports whether err says no connection could be made.

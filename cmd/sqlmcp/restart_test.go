@@ -18,8 +18,8 @@ import (
 // TestDatabaseRestartUnderLoad: a throwaway cluster is stopped at once
 // (as in a crash) and started again while four clients call steadily.
 // Only calls in flight while it was down fail, each quickly and with the
-// clear message; /readyz is 503 while it is down and 200 as soon as it is
-// back; every call after works, on the same sqlmcp.
+// clear message; /readyz is 503 while it is down and 200 within moments
+// of its return; every call after works, on the same sqlmcp.
 func TestDatabaseRestartUnderLoad(t *testing.T) {
 	cluster := dbtest.NewCluster(t)
 	const timeout = 3 * time.Second
@@ -72,9 +72,15 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	}
 	cluster.Start(t)
 	up := time.Now()
-	if code, body := ready(); code != http.StatusOK {
-		t.Errorf("once back: /readyz %d %q, want 200", code, body)
+	// Calls the outage broke may be counted as left running until sqlmcp
+	// has asked the new server (every 250 ms).
+	for code, body := ready(); code != http.StatusOK; code, body = ready() {
+		if time.Since(up) > 2*time.Second {
+			t.Fatalf("once back: /readyz %d %q, want 200", code, body)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	t.Logf("/readyz was 200 %s after the start", time.Since(up).Round(time.Millisecond))
 	time.Sleep(500 * time.Millisecond)
 	close(stop)
 	wg.Wait()
