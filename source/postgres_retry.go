@@ -73,9 +73,10 @@ func pgServerEnded(err error) bool {
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || err.Error() == "conn closed"
 }
 
-// pgNoConnection reports whether err says no connection could be made.
+// pgNoConnection reports whether err says no connection could be made,
+// and is not yet an *UnavailableError.
 func pgNoConnection(err error) bool {
-	return errors.As(err, new(*pgconn.ConnectError))
+	return errors.As(err, new(*pgconn.ConnectError)) && !errors.As(err, new(*UnavailableError))
 }
 
 // UnavailableError reports a call that failed because the database could

@@ -133,7 +133,9 @@ func (db *DB) Close() error {
 // than Limits.MaxRowsLimit is an error) and to Limits.MaxBytes, with the cut
 // always reported. It returns the guard's *guard.Error for a refused
 // statement, a *TimeoutError when Limits.Timeout stopped it, ctx's error
-// when the caller cancelled, or the engine's error.
+// when the caller cancelled, an *UnavailableError when the database could
+// not be reached (after retries on fresh connections), or the engine's
+// error.
 func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (*Result, error) {
 	switch {
 	case maxRows < 0:
