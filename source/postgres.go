@@ -37,6 +37,9 @@ const (
 	// limits let through: the lengths and cut markers of up to 1664
 	// columns (PostgreSQL's most), a row description, an error.
 	pgMessageSlack = 64 << 10
+	// pgConnectTimeout is how long a new connection may take when the URL
+	// sets no connect_timeout.
+	pgConnectTimeout = 5 * time.Second
 )
 
 // pgMessageBound is the largest protocol message sqlmcp reads whole:
@@ -63,6 +66,8 @@ type pgDB struct {
 	left   *pgLeft
 	db     *DB
 	budget pgBudget
+	// dsn is kept to take its password out of errors (pgReason).
+	dsn string
 }
 
 // openPostgres opens a pool on the postgres:// or postgresql:// URL dsn,
@@ -76,6 +81,11 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	cc := cfg.ConnConfig
 	d.name, d.database = pgName(cc.Config), cc.Database
 	cfg.MaxConns = int32(maxConns)
+	// A server that does not answer fails the call, and the next call
+	// tries again, rather than hanging it for the whole timeout.
+	if cc.ConnectTimeout == 0 {
+		cc.ConnectTimeout = pgConnectTimeout
+	}
 	if cc.RuntimeParams == nil {
 		cc.RuntimeParams = map[string]string{}
 	}
@@ -106,7 +116,7 @@ func openPostgres(ctx context.Context, dsn string, maxConns int, allow pgAllow, 
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", d.name, err)
 	}
-	d.pg = &pgDB{pool: pool, allow: allow, budget: budget, left: newPGLeft(), db: d}
+	d.pg = &pgDB{pool: pool, allow: allow, budget: budget, left: newPGLeft(), db: d, dsn: dsn}
 	d.pg.cat.Store(bootstrapCatalog)
 	d.pg.types.seed()
 	ctx, cancel := context.WithTimeout(ctx, d.limits.Timeout+pgBackstop)
@@ -152,6 +162,12 @@ func pgName(c pgconn.Config) string {
 // pgConnectError says on one line which server could not be reached and
 // why, without the password.
 func pgConnectError(name, dsn string, err error) error {
+	return fmt.Errorf("cannot connect to PostgreSQL %s: %s", name, pgReason(dsn, err))
+}
+
+// pgReason says on one line why a connection failed, as the server or the
+// network said it, without the password dsn holds.
+func pgReason(dsn string, err error) string {
 	var ce *pgconn.ConnectError
 	msg := err.Error()
 	var pe *pgconn.PgError
@@ -168,7 +184,7 @@ func pgConnectError(name, dsn string, err error) error {
 			lines = append(lines, l)
 		}
 	}
-	return fmt.Errorf("cannot connect to PostgreSQL %s: %s", name, strings.Join(lines, "; "))
+	return strings.Join(lines, "; ")
 }
 
 // redact removes the password dsn holds, if any, from msg.
@@ -214,9 +230,16 @@ func (db *DB) runPostgres(ctx context.Context, sql string, args []any, fetch int
 			began = true
 			return emit(row)
 		})
-		if err == nil || began || attempt >= pgRetries+int(db.pg.pool.Config().MaxConns) || ctx.Err() != nil || !pgRetryable(err) {
+		if err == nil || began || ctx.Err() != nil || !pgRetryable(err) {
 			return err
 		}
+		if attempt >= pgRetries+int(db.pg.pool.Config().MaxConns) {
+			if pgUnreachable(err) {
+				return &UnavailableError{Reason: pgReason(db.pg.dsn, err), err: err}
+			}
+			return err
+		}
+		countRetry(ctx)
 	}
 }
 

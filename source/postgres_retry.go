@@ -1,10 +1,14 @@
 package source
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -21,6 +25,7 @@ const pgRetries = 2
 // server is starting or shutting down (57P03), the connection broke (class
 // 08, or the socket closed under pgx), or a hot standby cancelled the
 // statement for a conflict with recovery (40001) or a deadlock (40P01).
+// A statement timeout (57014) and the statement's own errors are not.
 func pgRetryable(err error) bool {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -35,4 +40,74 @@ func pgRetryable(err error) bool {
 	return pgconn.SafeToRetry(err) || errors.As(err, &ce) || errors.Is(err, io.EOF) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
 		strings.Contains(err.Error(), "conn closed")
+}
+
+// pgUnreachable reports whether err says sqlmcp could not reach a working
+// server at all: no connection could be made, or the server is starting
+// up or shutting down (57P01 from a shutdown, 57P02, 57P03), or the
+// connection broke (class 08). A recovery conflict or a deadlock is not:
+// the server answered.
+func pgUnreachable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || strings.HasPrefix(pe.Code, "08")
+	}
+	return pgRetryable(err)
+}
+
+// pgServerEnded reports whether err says the server ended the session
+// itself: a FATAL or PANIC error (an administrator's terminate, a
+// shutdown, a crash of another backend), or the socket closed from the
+// server's end (end of file, a reset, a broken pipe, or pgx finding the
+// connection closed under it when no context ran out). Its backend runs
+// nothing more.
+func pgServerEnded(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Severity == "FATAL" || pe.Severity == "PANIC"
+	}
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || err.Error() == "conn closed"
+}
+
+// pgNoConnection reports whether err says no connection could be made,
+// and is not yet an *UnavailableError.
+func pgNoConnection(err error) bool {
+	return errors.As(err, new(*pgconn.ConnectError)) && !errors.As(err, new(*UnavailableError))
+}
+
+// UnavailableError reports a call that failed because the database could
+// not be reached or was restarting, after the retries. The pool connects
+// again on the next call, so a later call works once the database is back.
+type UnavailableError struct {
+	Reason string // what the driver or the server said, without the password
+	err    error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("the database is unavailable (%s); retrying in the background", e.Reason)
+}
+
+// Unwrap returns the driver's error.
+func (e *UnavailableError) Unwrap() error { return e.err }
+
+// retryCounter is the context key CountRetries stores its counter under.
+type retryCounter struct{}
+
+// CountRetries returns a context under which the door counts the tries it
+// ran again after a connection died or a server cancelled the statement,
+// and a function that reads the count so far: the audit log records it.
+func CountRetries(ctx context.Context) (context.Context, func() int) {
+	n := new(atomic.Int64)
+	return context.WithValue(ctx, retryCounter{}, n), func() int { return int(n.Load()) }
+}
+
+// countRetry adds one to the counter in ctx, if any.
+func countRetry(ctx context.Context) {
+	if n, ok := ctx.Value(retryCounter{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
 }

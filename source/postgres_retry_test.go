@@ -1,8 +1,12 @@
 package source_test
 
 import (
+	"errors"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
@@ -27,8 +31,12 @@ func TestPostgresSurvivesKilledConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	kill()
-	if err := query(); err != nil {
+	ctx, retries := source.CountRetries(t.Context())
+	if _, err := db.Query(ctx, "SELECT count(*) FROM customers", 0); err != nil {
 		t.Errorf("the call after the kill: %v", err)
+	}
+	if retries() == 0 {
+		t.Error("the call after the kill counted no retry")
 	}
 	for round := range 3 {
 		var wg sync.WaitGroup
@@ -44,5 +52,41 @@ func TestPostgresSurvivesKilledConnections(t *testing.T) {
 			}
 		}
 		kill()
+	}
+}
+
+// TestPostgresRetriesOnlyTheConnection: a statement timeout and errors of
+// the statement's own (a missing table, a division by zero, a permission
+// denied, a bad cast) come back as they are, tried once, never retried.
+func TestPostgresRetriesOnlyTheConnection(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, `CREATE TABLE sqlmcp_secret(x int)`)
+	_, roleDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN; GRANT USAGE ON SCHEMA public TO {{role}}`)
+	admin := dbtest.Open(t, dsn, &source.Options{Limits: sqlmcp.Limits{Timeout: 300 * time.Millisecond}})
+	reader := dbtest.Open(t, roleDSN, &source.Options{Limits: sqlmcp.Limits{Timeout: 300 * time.Millisecond}})
+	for _, c := range []struct {
+		db   *source.DB
+		sql  string
+		code string // the SQLSTATE, or "" for the timeout
+	}{
+		{admin, pgRunaway, ""},
+		{admin, "SELECT * FROM sqlmcp_missing", "42P01"},
+		{admin, "SELECT 1 / (SELECT count(*) FROM sqlmcp_secret)", "22012"},
+		{admin, "SELECT 'x'::int", "22P02"},
+		{reader, "SELECT * FROM sqlmcp_secret", "42501"},
+	} {
+		ctx, retries := source.CountRetries(t.Context())
+		_, err := c.db.Query(ctx, c.sql, 0)
+		var te *source.TimeoutError
+		var ee *source.EngineError
+		switch {
+		case c.code == "" && !errors.As(err, &te):
+			t.Errorf("%s: %v, want the timeout", c.sql, err)
+		case c.code != "" && (!errors.As(err, &ee) || ee.Code != c.code):
+			t.Errorf("%s: %v, want SQLSTATE %s", c.sql, err, c.code)
+		}
+		if n := retries(); n != 0 {
+			t.Errorf("%s: retried %d times", c.sql, n)
+		}
 	}
 }

@@ -84,7 +84,7 @@ func pgCheckLexing(ctx context.Context, pool *pgxpool.Pool) error {
 // own, and a connection they cannot reset is closed. A connection closed
 // after its statement was sent may have a backend still running it: its
 // pid is tracked until the server shows it gone, and err becomes a
-// *pgLeftRunning.
+// *pgLeftRunning, unless the server itself ended the session.
 func (p *pgDB) pgEndCall(ctx context.Context, conn *pgxpool.Conn, br pgx.BatchResults, err error) error {
 	pc := conn.Conn().PgConn()
 	if br == nil { // nothing was sent: the connection is as it was
@@ -101,6 +101,9 @@ func (p *pgDB) pgEndCall(ctx context.Context, conn *pgxpool.Conn, br pgx.BatchRe
 		if rerr := pgReset(rctx, pc); rerr != nil {
 			conn.Conn().Close(rctx)
 		}
+	}
+	if pc.IsClosed() && pgServerEnded(err) {
+		return err // the backend is gone: nothing is left running
 	}
 	if pc.IsClosed() {
 		p.left.track(p, pc.PID())

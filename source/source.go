@@ -8,7 +8,6 @@ package source
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -46,8 +45,8 @@ type DB struct {
 	path     string // the SQLite file; "" for other engines
 	database string // PostgreSQL's database name
 	limits   sqlmcp.Limits
-	db       *sql.DB // SQLite
-	pg       *pgDB   // PostgreSQL
+	sq       *sqliteFile // SQLite
+	pg       *pgDB       // PostgreSQL
 }
 
 // Open opens the database dsn names, read-only, and checks that it answers.
@@ -84,13 +83,11 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := openSQLite(path, true, maxConns)
+	db, err := openSQLiteFile(path, maxConns)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(maxConns)
-	db.SetMaxIdleConns(maxConns)
-	d := &DB{dialect: sqlmcp.SQLite, name: path, path: path, limits: limits, db: db}
+	d := &DB{dialect: sqlmcp.SQLite, name: path, path: path, limits: limits, sq: db}
 	ctx, cancel := context.WithTimeout(ctx, limits.Timeout)
 	defer cancel()
 	if _, err := d.Catalog(ctx, "SELECT count(*) FROM sqlite_schema"); err != nil {
@@ -128,7 +125,7 @@ func (db *DB) Close() error {
 		db.pg.pool.Close()
 		return nil
 	}
-	return db.db.Close()
+	return db.sq.Close()
 }
 
 // Query runs one statement the guard accepts and returns its result as
@@ -136,7 +133,9 @@ func (db *DB) Close() error {
 // than Limits.MaxRowsLimit is an error) and to Limits.MaxBytes, with the cut
 // always reported. It returns the guard's *guard.Error for a refused
 // statement, a *TimeoutError when Limits.Timeout stopped it, ctx's error
-// when the caller cancelled, or the engine's error.
+// when the caller cancelled, an *UnavailableError when the database could
+// not be reached (after retries on fresh connections), or the engine's
+// error.
 func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (*Result, error) {
 	switch {
 	case maxRows < 0:
@@ -226,6 +225,9 @@ func (db *DB) run(ctx context.Context, sql string, args []any, fetch int, column
 			return fmt.Errorf("query cancelled, but the database did not stop the query; it may still be running: %w", ctx.Err())
 		case ctx.Err() != nil:
 			return fmt.Errorf("query cancelled: %w", ctx.Err())
+		case pgNoConnection(err):
+			// No connection was made in time: the server did not answer.
+			return &UnavailableError{Reason: pgReason(db.pg.dsn, err), err: err}
 		case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
 			return &TimeoutError{Timeout: db.limits.Timeout, Running: true}
 		case errors.Is(qctx.Err(), context.DeadlineExceeded), isStatementTimeout(err):

@@ -199,7 +199,11 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 // The model's queries (columns given) read no more of a long value than
 // the answer shows, with its real size; catalog reads get whole values.
 func (db *DB) runSQLite(ctx context.Context, sql string, args []any, columns func([]Column), emit func([]any) bool) error {
-	conn, err := db.db.Conn(ctx)
+	pool, err := db.sqlitePool(ctx)
+	if err != nil {
+		return err
+	}
+	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return err
 	}

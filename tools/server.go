@@ -124,6 +124,7 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 	tool.OutputSchema = outputSchema[Out]()
 	mcp.AddTool(srv, &tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
+		ctx, retries := source.CountRetries(ctx)
 		err := checkArguments(req.Params.Arguments, names)
 		var out Out
 		release := func() {}
@@ -139,6 +140,9 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 			e = s.log.Warn()
 		}
 		e = e.Str("event", "tool_call").Str("tool", t.Name)
+		if n := retries(); n > 0 {
+			e.Int("retries", n)
+		}
 		if a, ok := any(in).(interface{ audit(*zerolog.Event) }); ok {
 			a.audit(e)
 		}
@@ -172,6 +176,8 @@ func verdict(err error) string {
 		return "cancelled"
 	case errors.As(err, new(*BusyError)):
 		return "busy"
+	case errors.As(err, new(*source.UnavailableError)):
+		return "unavailable"
 	}
 	return "error"
 }
@@ -190,7 +196,7 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, ge.Reason)), err}
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
-	case errors.As(err, &te), errors.Is(err, context.Canceled):
+	case errors.As(err, &te), errors.Is(err, context.Canceled), errors.As(err, new(*source.UnavailableError)):
 		return err
 	case errors.As(err, &se):
 		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",

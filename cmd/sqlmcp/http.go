@@ -648,6 +648,10 @@ func (s *httpServer) readyz(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if _, err := s.db.Catalog(ctx, "SELECT 1"); err != nil {
 		s.log.Warn().Str("event", "not_ready").Str("error", err.Error()).Send()
+		if ue := new(source.UnavailableError); errors.As(err, &ue) {
+			http.Error(w, "not ready: "+ue.Error(), http.StatusServiceUnavailable)
+			return
+		}
 		http.Error(w, "not ready: the database did not answer", http.StatusServiceUnavailable)
 		return
 	}

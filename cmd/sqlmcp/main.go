@@ -385,6 +385,9 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if w := db.BudgetWarning(); w != "" {
 		log.Warn().Str("event", "budget").Msg(w)
 	}
+	if w := db.JournalWarning(); w != "" {
+		log.Warn().Str("event", "journal").Msg(w)
+	}
 	limits := db.Limits()
 	layers := []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
 	if db.Dialect() == sqlmcp.Postgres {

@@ -116,6 +116,10 @@ func TestStdio(t *testing.T) {
 			t.Errorf("a stderr line that is not JSON: %q", line)
 		}
 	}
+	// The fixture is in rollback-journal mode: the operator is told at start.
+	if !strings.Contains(stderr.String(), `"event":"journal"`) || !strings.Contains(stderr.String(), "WAL mode") {
+		t.Errorf("no warning about rollback-journal mode at start; stderr:\n%s", stderr.String())
+	}
 }
 
 // startStdio starts the test binary as sqlmcp with args and connects the
