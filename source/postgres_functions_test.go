@@ -161,7 +161,8 @@ func TestPostgresFunctionsByWhatTheyAre(t *testing.T) {
 // the server: an advisory lock, a row in victim, a replication slot, a file.
 func assertNoTrace(t *testing.T, admin *pgx.Conn, tmp string) {
 	t.Helper()
-	if n := pgAdminQuery(t, admin, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'`); n[0] != "0" {
+	if n := pgAdminQuery(t, admin, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`); n[0] != "0" {
 		t.Errorf("%s advisory locks are held", n[0])
 	}
 	if n := pgAdminQuery(t, admin, `SELECT count(*) FROM victim`); n[0] != "0" {
