@@ -588,13 +588,24 @@ func (w *pgWalker) walk(m protoreflect.Message) *Error {
 	if e := w.visit(m); e != nil {
 		return e
 	}
+	var e *Error
+	children(m, func(c protoreflect.Message) bool {
+		e = w.walk(c)
+		return e == nil
+	})
+	return e
+}
+
+// children calls f with each message directly under m, in field order,
+// until f returns false: the node a Node holds (a oneof of every node
+// type), and the messages in every other set field, lists and maps too.
+func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 	d := m.Descriptor()
 	if _, ok := m.Interface().(*pg.Node); ok {
-		// A Node is a oneof of every node type: visit the one it holds.
 		if fd := m.WhichOneof(d.Oneofs().Get(0)); fd != nil {
-			return w.walk(m.Get(fd).Message())
+			f(m.Get(fd).Message())
 		}
-		return nil
+		return
 	}
 	fields := d.Fields()
 	for i := range fields.Len() {
@@ -607,29 +618,28 @@ func (w *pgWalker) walk(m protoreflect.Message) *Error {
 		case fd.IsList():
 			l := v.List()
 			for j := range l.Len() {
-				if e := w.walk(l.Get(j).Message()); e != nil {
-					return e
+				if !f(l.Get(j).Message()) {
+					return
 				}
 			}
 		case fd.IsMap(): // parse trees have none today
 			if fd.MapValue().Message() == nil {
 				continue
 			}
-			var e *Error
+			more := true
 			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-				e = w.walk(mv.Message())
-				return e == nil
+				more = f(mv.Message())
+				return more
 			})
-			if e != nil {
-				return e
+			if !more {
+				return
 			}
 		default:
-			if e := w.walk(v.Message()); e != nil {
-				return e
+			if !f(v.Message()) {
+				return
 			}
 		}
 	}
-	return nil
 }
 
 // visit judges one node of a query's tree.

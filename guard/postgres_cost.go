@@ -611,22 +611,9 @@ func (c *pgCost) sizeOf(m protoreflect.Message, sc *pgScope) float64 {
 		}
 	}
 	size := 1.0
-	d := m.Descriptor()
-	fields := d.Fields()
-	for i := range fields.Len() {
-		fd := fields.Get(i)
-		if fd.Message() == nil || !m.Has(fd) {
-			continue
-		}
-		v := m.Get(fd)
-		if fd.IsList() {
-			l := v.List()
-			for j := range l.Len() {
-				size += c.sizeOf(l.Get(j).Message(), sc)
-			}
-		} else if !fd.IsMap() {
-			size += c.sizeOf(v.Message(), sc)
-		}
-	}
+	children(m, func(child protoreflect.Message) bool {
+		size += c.sizeOf(child, sc)
+		return true
+	})
 	return size
 }
