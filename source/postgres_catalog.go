@@ -64,9 +64,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		allow = &pgAllow{}
 	}
 	bases := map[[2]string][2]string{}
-	var calls [][2]any                     // type key, function
-	var checks [][2]string                 // "schema.name" of a domain, a CHECK constraint
-	members := map[[2]string][][2]string{} // an array's element, a composite's fields, a range's subtype
+	calls := map[[2]string][]guard.PostgresFunction{} // a type's, by schema and name
+	checks := map[[2]string][]string{}                // a domain's CHECK constraints
+	members := map[[2]string][][2]string{}            // an array's element, a composite's fields, a range's subtype
 	path := map[string]bool{}
 	for _, r := range rows {
 		if k, _ := r[0].(string); k == "p" {
@@ -100,28 +100,19 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 				bases[key] = [2]string{f.Schema, f.Name}
 			}
 		case "T":
-			calls = append(calls, [2]any{key, f})
+			calls[key] = append(calls[key], f)
 		case "M":
 			members[key] = append(members[key], [2]string{s[3], s[4]})
 		case "K":
-			checks = append(checks, [2]string{key[0] + "." + key[1], s[4]})
+			checks[key] = append(checks[key], s[4])
 		case "e":
 			c.extensions[key[1]] = true
 		case "v":
 			c.version, _ = strconv.Atoi(key[1])
 		}
 	}
-	for _, kf := range calls {
-		key := kf[0].([2]string)
-		t := c.types[key]
-		t.Calls = append(t.Calls, kf[1].(guard.PostgresFunction))
-		c.types[key] = t
-	}
-	for _, kc := range checks {
-		schema, name, _ := strings.Cut(kc[0], ".")
-		key := [2]string{schema, name}
-		t := c.types[key]
-		t.Checks = append(t.Checks, kc[1])
+	for key, t := range c.types {
+		t.Calls, t.Checks = calls[key], checks[key]
 		c.types[key] = t
 	}
 	// Making a value of a type makes values of the types it is built on:

@@ -60,6 +60,10 @@ var otherDialect = map[sqlmcp.Dialect]map[string]string{
 var (
 	missingFunction = regexp.MustCompile(`(?:no such function: |no function named )([A-Za-z_][A-Za-z0-9_.]*)`)
 	fence           = regexp.MustCompile("(?s)^\\s*```[A-Za-z]*\\s*\\n(.*?)\\n?```\\s*$")
+	ilike           = regexp.MustCompile(`\bILIKE\b`)
+	selectTop       = regexp.MustCompile(`^\s*SELECT\s+TOP\s+\d`)
+	limitComma      = regexp.MustCompile(`\bLIMIT\s+\d+\s*,\s*\d+`)
+	anySelect       = regexp.MustCompile(`(?i)\bselect\b`)
 )
 
 // dialectHint says how this engine writes what a statement took from
@@ -78,13 +82,13 @@ func dialectHint(d sqlmcp.Dialect, sql, msg string) string {
 		return ". Send the SQL alone, without the Markdown fence"
 	case d == sqlmcp.SQLite && strings.Contains(sql, "::"):
 		return ". SQLite has no :: casts: write CAST(x AS INTEGER), CAST(x AS REAL) or CAST(x AS TEXT)"
-	case d == sqlmcp.SQLite && regexp.MustCompile(`\bILIKE\b`).MatchString(text):
+	case d == sqlmcp.SQLite && ilike.MatchString(text):
 		return ". SQLite has no ILIKE: its LIKE already ignores the case of ASCII letters"
-	case regexp.MustCompile(`^\s*SELECT\s+TOP\s+\d`).MatchString(text):
+	case selectTop.MatchString(text):
 		return ". Write LIMIT n at the end instead of TOP n"
 	case d == sqlmcp.Postgres && strings.Contains(sql, "`"):
 		return ". PostgreSQL quotes names with double quotes, not backticks"
-	case d == sqlmcp.Postgres && regexp.MustCompile(`\bLIMIT\s+\d+\s*,\s*\d+`).MatchString(text):
+	case d == sqlmcp.Postgres && limitComma.MatchString(text):
 		return ". PostgreSQL writes LIMIT n OFFSET m"
 	case notSQL(sql):
 		return ". This does not read as SQL: send one SELECT statement, not a question in words"
@@ -97,7 +101,7 @@ func dialectHint(d sqlmcp.Dialect, sql, msg string) string {
 // SELEC still counts as SQL) nor holds SELECT anywhere.
 func notSQL(text string) bool {
 	f := strings.Fields(text)
-	if len(f) < 3 || regexp.MustCompile(`(?i)\bselect\b`).MatchString(text) {
+	if len(f) < 3 || anySelect.MatchString(text) {
 		return false
 	}
 	first := strings.ToUpper(strings.Trim(f[0], "("))
