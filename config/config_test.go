@@ -1,0 +1,221 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/config"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// write puts text in dir/sqlmcp.yaml, beside an annotations file and a
+// descriptions folder it may name.
+func write(t *testing.T, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range map[string]string{"shop.yaml": "tables: {}\n", "school.db": ""} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "desc"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "sqlmcp.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const good = `# three databases
+log_level: warn
+allowed_hosts: [sqlmcp.internal, localhost]
+defaults:
+  timeout: 5s
+  max_rows: 50
+sources:
+  - name: shop
+    url: postgres://sqlmcp_ro:${PGPASSWORD_SHOP}@db.example.com:5432/shop?sslmode=disable
+    description: Orders, customers and products of the web shop.
+    annotations: shop.yaml
+    schemas: [sales, hr]
+    require_readonly_role: true
+    hide_unreadable: true
+    max_concurrency: 4
+    tolerate: [grants]
+  - name: school
+    url: school.db
+    description: >
+      The school district's
+      enrolment.
+    descriptions: desc
+    timeout: 30s
+  - name: hr
+    url: postgres://reader@db.example.com/hr
+    max_rows: 10
+    max_rows_limit: 20
+`
+
+func TestLoad(t *testing.T) {
+	path := write(t, good)
+	dir := filepath.Dir(path)
+	base := config.Settings{Limits: sqlmcp.Limits{Timeout: 15 * time.Second, MaxBytes: 1000}, MaxConcurrency: 8}
+	f, err := config.Load(path, base, env(map[string]string{"PGPASSWORD_SHOP": "p@ss/word"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		Name, URL, Display, Description string
+		Settings                        config.Settings
+	}
+	var have []got
+	for _, s := range f.Sources {
+		have = append(have, got{s.Name, s.URL, s.Display, s.Description, s.Settings})
+	}
+	want := []got{
+		{"shop", "postgres://sqlmcp_ro:p%40ss%2Fword@db.example.com:5432/shop?sslmode=disable",
+			"postgres://sqlmcp_ro:${PGPASSWORD_SHOP}@db.example.com:5432/shop?sslmode=disable",
+			"Orders, customers and products of the web shop.",
+			config.Settings{Annotations: filepath.Join(dir, "shop.yaml"), Schemas: []string{"sales", "hr"}, RequireReadonlyRole: true,
+				HideUnreadable: true, MaxConcurrency: 4, Tolerate: []string{"grants"},
+				Limits: sqlmcp.Limits{Timeout: 5 * time.Second, MaxRows: 50, MaxBytes: 1000}}},
+		{"school", filepath.Join(dir, "school.db"), "school.db", "The school district's enrolment.",
+			config.Settings{Descriptions: filepath.Join(dir, "desc"), MaxConcurrency: 8,
+				Limits: sqlmcp.Limits{Timeout: 30 * time.Second, MaxRows: 50, MaxBytes: 1000}}},
+		{"hr", "postgres://reader@db.example.com/hr", "postgres://reader@db.example.com/hr", "",
+			config.Settings{MaxConcurrency: 8, Limits: sqlmcp.Limits{Timeout: 5 * time.Second, MaxRows: 10, MaxRowsLimit: 20, MaxBytes: 1000}}},
+	}
+	if d := cmp.Diff(want, have); d != "" {
+		t.Errorf("sources (-want +got):\n%s", d)
+	}
+	wantGlobal := []config.Global{{Key: "log_level", Flag: "log-level", Value: "warn", Line: 2},
+		{Key: "allowed_hosts", Flag: "allowed-hosts", Value: "sqlmcp.internal,localhost", Line: 3}}
+	if d := cmp.Diff(wantGlobal, f.Global); d != "" {
+		t.Errorf("global (-want +got):\n%s", d)
+	}
+	if got := f.Sources[1].Where("descriptions"); got != path+":22" {
+		t.Errorf("Where(descriptions) = %q, want %q", got, path+":22")
+	}
+	eff := f.Effective()
+	for _, want := range []string{"log_level: warn", "url: postgres://sqlmcp_ro:${PGPASSWORD_SHOP}@db.example.com:5432/shop?sslmode=disable",
+		"schemas: [sales, hr]", "timeout: 30s", "max_rows: 10", "max_rows_limit: 1000", "tolerate: [grants]"} {
+		if !strings.Contains(eff, want) {
+			t.Errorf("Effective() lacks %q:\n%s", want, eff)
+		}
+	}
+	if strings.Contains(eff, "p@ss") || strings.Contains(eff, "%40") {
+		t.Errorf("Effective() shows the password:\n%s", eff)
+	}
+}
+
+// TestFailClosed: each mistake is an error at its line, with the fix.
+func TestFailClosed(t *testing.T) {
+	src := func(body string) string {
+		return "sources:\n  - name: shop\n    url: postgres://ro@db/shop\n" + body
+	}
+	for _, tc := range []struct {
+		name, text string
+		want       []string // the errors, after the file name and a colon
+	}{
+		{"unknown top key", "sorces: []\n", []string{
+			`1: unknown key "sorces" (a server-wide key) (did you mean sources?)`,
+			`1: no sources: the file names no database (add sources: with a list of {name, url, description})`}},
+		{"unknown source key", src("    anotations: shop.yaml\n"), []string{
+			`4: unknown key "anotations" (in a source) (did you mean annotations?)`}},
+		{"unknown default key", "defaults: {max_row: 5}\n" + src(""), []string{
+			`1: unknown key "max_row" (in a default) (did you mean max_rows?)`}},
+		{"duplicate names", src("  - name: shop\n    url: x.db\n"), []string{
+			`4: source name "shop" is used twice (first on line 2) (give each source its own name)`}},
+		{"bad name", "sources:\n  - name: Shop-DB\n    url: x.db\n", []string{
+			`2: source name "Shop-DB" is not a plain name (a name is lower-case letters, digits and _, starting with a letter, at most 63 characters)`}},
+		{"no name", "sources:\n  - url: x.db\n", []string{
+			`2: this source has no name (add name: a plain name the model uses, such as shop)`}},
+		{"no url", "sources:\n  - name: shop\n", []string{
+			`2: source shop has no url (add url: a SQLite file, or postgres://user@host:5432/db with the password in ${VAR} or PGPASSWORD)`}},
+		{"unset variable", "sources:\n  - name: shop\n    url: postgres://ro:${NOPE}@db/shop\n", []string{
+			`3: source shop: url: ${NOPE} is not set in the environment (export the variable, or leave the password out of the URL and set PGPASSWORD)`}},
+		{"bad duration", src("    timeout: 15\n"), []string{`4: source shop: timeout: "15" is not a positive duration (write 15s, 2m or 500ms)`}},
+		{"bad number", src("    max_rows: lots\n"), []string{`4: source shop: max_rows: "lots" is not a whole number of at least 1`}},
+		{"bad bool", src("    require_readonly_role: yes please\n"), []string{`4: source shop: require_readonly_role: "yes please" is not true or false`}},
+		{"bad tolerate", src("    tolerate: [annotation]\n"), []string{`4: source shop: tolerate: "annotation" is not one of annotations, schemas, grants`}},
+		{"rows over limit", src("    max_rows: 50\n    max_rows_limit: 10\n"), []string{`2: source shop: max_rows 50 is more than max_rows_limit 10`}},
+		{"schemas on sqlite", "sources:\n  - name: school\n    url: school.db\n    schemas: [main]\n", []string{
+			`2: source school: schemas are for PostgreSQL; a SQLite database has one schema`}},
+		{"missing annotations", src("    annotations: nope.yaml\n"), []string{
+			`4: source shop: annotations: DIR/nope.yaml: no such file or directory (give the path of an existing YAML or JSON file, relative to this file)`}},
+		{"duplicate key", src("    timeout: 1s\n    timeout: 2s\n"), []string{
+			`5: timeout is given twice in this source (first on line 4) (keep one of them)`}},
+		{"not a list", "sources: {shop: x.db}\n", []string{`1: sources must be a list, not a mapping`}},
+		{"empty", "", []string{`1: the file is empty (list the databases under sources:)`}},
+		{"bad yaml", "sources: [\n", []string{`1: not valid YAML: did not find expected node content`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := write(t, tc.text)
+			_, err := config.Load(path, config.Settings{}, env(nil))
+			if err == nil {
+				t.Fatalf("Load succeeded; want %q", tc.want)
+			}
+			var got []string
+			for _, line := range strings.Split(err.Error(), "\n") {
+				line = strings.ReplaceAll(line, filepath.Dir(path), "DIR")
+				got = append(got, strings.TrimPrefix(line, "DIR/sqlmcp.yaml:"))
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestFromURLs(t *testing.T) {
+	f, err := config.FromURLs([]string{"shop=postgres://ro@db/shop?sslmode=disable", "school=/data/school.db"}, config.Settings{MaxConcurrency: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{f.Sources[0].Name, f.Sources[0].URL, f.Sources[1].Name, f.Sources[1].URL}; !cmp.Equal(got,
+		[]string{"shop", "postgres://ro@db/shop?sslmode=disable", "school", "/data/school.db"}) {
+		t.Errorf("sources = %q", got)
+	}
+	if f.Sources[1].MaxConcurrency != 3 {
+		t.Errorf("MaxConcurrency = %d, want the base's 3", f.Sources[1].MaxConcurrency)
+	}
+	one, err := config.FromURLs([]string{"postgres://ro:secret@db/Shop-2024?sslmode=disable"}, config.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := one.Sources[0]; s.Name != "shop_2024" || s.Display != "postgres://ro:xxxxx@db/Shop-2024?sslmode=disable" {
+		t.Errorf("one unnamed source: name %q, display %q", s.Name, s.Display)
+	}
+	for _, tc := range []struct {
+		specs []string
+		want  string
+	}{
+		{[]string{"a.db", "b.db"}, `--db "a.db" has no name (with several databases write each as --db NAME=URL)`},
+		{[]string{"a=x.db", "a=y.db"}, `--db a is given twice (give each database its own name)`},
+		{[]string{"Shop=x.db"}, `--db Shop=...: "Shop" is not a plain name (` + "a name is lower-case letters, digits and _, starting with a letter, at most 63 characters)"},
+	} {
+		_, err := config.FromURLs(tc.specs, config.Settings{})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("FromURLs(%q) = %v, want %q", tc.specs, err, tc.want)
+		}
+	}
+}
+
+func TestNameFor(t *testing.T) {
+	for in, want := range map[string]string{
+		"/data/california_schools.sqlite": "california_schools", "postgres://u@h:5432/shop": "shop",
+		"postgres://u@h/Big-Shop?sslmode=disable": "big_shop", "postgres://u@h": "db", "./2024.db": "db", "file:x.db?mode=ro": "x",
+	} {
+		if got := config.NameFor(in); got != want {
+			t.Errorf("NameFor(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

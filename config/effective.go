@@ -1,0 +1,64 @@
+package config
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// effective is a source as Effective prints it.
+type effective struct {
+	Name                string   `yaml:"name"`
+	URL                 string   `yaml:"url"`
+	Description         string   `yaml:"description,omitempty"`
+	Annotations         string   `yaml:"annotations,omitempty"`
+	Descriptions        string   `yaml:"descriptions,omitempty"`
+	Schemas             []string `yaml:"schemas,omitempty,flow"`
+	RequireReadonlyRole bool     `yaml:"require_readonly_role"`
+	HideUnreadable      bool     `yaml:"hide_unreadable"`
+	Timeout             string   `yaml:"timeout"`
+	MaxRows             int      `yaml:"max_rows"`
+	MaxRowsLimit        int      `yaml:"max_rows_limit"`
+	MaxBytes            int      `yaml:"max_bytes"`
+	MaxCellBytes        int      `yaml:"max_cell_bytes"`
+	MaxConcurrency      int      `yaml:"max_concurrency"`
+	AllowExtensions     []string `yaml:"allow_extensions,omitempty,flow"`
+	AllowFunctions      []string `yaml:"allow_functions,omitempty,flow"`
+	PGWorkMem           string   `yaml:"pg_work_mem,omitempty"`
+	PGTempFileLimit     string   `yaml:"pg_temp_file_limit,omitempty"`
+	Tolerate            []string `yaml:"tolerate,omitempty,flow"`
+}
+
+// Effective is the configuration as it will run, in the file's own format:
+// the server-wide settings the file gives, and every source with each
+// setting it ends up with, defaults filled in. URLs are shown as written,
+// passwords hidden.
+func (f *File) Effective() string {
+	doc := struct {
+		Global  map[string]string `yaml:",inline"`
+		Sources []effective       `yaml:"sources"`
+	}{Global: map[string]string{}}
+	for _, g := range f.Global {
+		doc.Global[g.Key] = g.Value
+	}
+	for _, s := range f.Sources {
+		l := s.Limits.WithDefaults()
+		e := effective{Name: s.Name, URL: s.Display, Description: s.Description, Annotations: s.Annotations,
+			Descriptions: s.Descriptions, Schemas: s.Schemas, RequireReadonlyRole: s.RequireReadonlyRole,
+			HideUnreadable: s.HideUnreadable, Timeout: l.Timeout.String(), MaxRows: l.MaxRows, MaxRowsLimit: l.MaxRowsLimit,
+			MaxBytes: l.MaxBytes, MaxCellBytes: l.MaxCellBytes, MaxConcurrency: s.MaxConcurrency, Tolerate: s.Tolerate}
+		if s.IsPostgres() {
+			e.AllowExtensions, e.AllowFunctions = s.AllowExtensions, s.AllowFunctions
+			e.PGWorkMem, e.PGTempFileLimit = s.PGWorkMem, s.PGTempFileLimit
+		}
+		doc.Sources = append(doc.Sources, e)
+	}
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return "# " + err.Error() + "\n"
+	}
+	enc.Close()
+	return b.String()
+}
