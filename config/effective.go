@@ -34,12 +34,12 @@ type effective struct {
 // setting it ends up with, defaults filled in. URLs are shown as written,
 // passwords hidden.
 func (f *File) Effective() string {
-	doc := struct {
-		Global  map[string]string `yaml:",inline"`
-		Sources []effective       `yaml:"sources"`
-	}{Global: map[string]string{}}
+	global := map[string]string{}
 	for _, g := range f.Global {
-		doc.Global[g.Key] = g.Value
+		global[g.Key] = g.Value
+	}
+	var doc struct {
+		Sources []effective `yaml:"sources"`
 	}
 	for _, s := range f.Sources {
 		l := s.Limits.WithDefaults()
@@ -54,11 +54,16 @@ func (f *File) Effective() string {
 		doc.Sources = append(doc.Sources, e)
 	}
 	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return "# " + err.Error() + "\n"
+	for _, part := range []any{global, doc} {
+		if part, ok := part.(map[string]string); ok && len(part) == 0 {
+			continue
+		}
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(part); err != nil {
+			return "# " + err.Error() + "\n"
+		}
+		enc.Close()
 	}
-	enc.Close()
 	return b.String()
 }

@@ -45,6 +45,8 @@ var stepPragmas = map[string]bool{
 	"foreign_key_list": true, "function_list": true, "collation_list": true,
 	"database_list": true, "module_list": true, "pragma_list": true,
 	"compile_options": true,
+	// Reads every page, within the call's timeout; sqlmcp runs it at start.
+	"quick_check": true,
 	// Read without an argument only: with one, they would set.
 	"schema_version": true, "data_version": true,
 }

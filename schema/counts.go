@@ -85,6 +85,9 @@ func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bo
 	if est, big := t.Big(); big {
 		return est, false, true
 	}
+	if t.Unreadable != "" {
+		return 0, false, false // counting would only fail
+	}
 	c.mu.Lock()
 	tables := c.tables
 	c.mu.Unlock()

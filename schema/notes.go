@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -24,9 +23,15 @@ type notes struct {
 	tables  map[string]string
 	columns map[string]map[string]columnNote
 	// named are the tables and columns the --annotations file names, as
-	// written there, for Check: "table" and "table.column".
-	named []string
+	// written there, with their lines, for Check.
+	named []named
 	file  string
+}
+
+// named is a table, or a table's column, an annotations file names.
+type named struct {
+	table, column string // column is "" for the table itself
+	line          int
 }
 
 type columnNote struct {
@@ -174,16 +179,47 @@ func (n *notes) readAnnotations(path string) error {
 	}
 	n.file = path
 	for table, t := range f.Tables {
-		n.named = append(n.named, table)
 		if t.Description != "" {
 			n.tables[strings.ToLower(table)] = t.Description
 		}
 		for col, a := range t.Columns {
-			n.named = append(n.named, table+"\x00"+col)
 			n.setColumn(strings.ToLower(table), col, columnNote{description: a.Description, values: a.Values})
 		}
 	}
+	// The file again, as nodes, for the line of each name.
+	var doc yaml.Node
+	if yaml.Unmarshal(raw, &doc) == nil && len(doc.Content) > 0 {
+		forKey(doc.Content[0], "tables", func(tables *yaml.Node) {
+			eachKey(tables, func(table, v *yaml.Node) {
+				n.named = append(n.named, named{table: table.Value, line: table.Line})
+				forKey(v, "columns", func(cols *yaml.Node) {
+					eachKey(cols, func(col, _ *yaml.Node) {
+						n.named = append(n.named, named{table: table.Value, column: col.Value, line: col.Line})
+					})
+				})
+			})
+		})
+	}
 	return nil
+}
+
+// eachKey calls fn on each key and value of a mapping node.
+func eachKey(m *yaml.Node, fn func(k, v *yaml.Node)) {
+	if m.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		fn(m.Content[i], m.Content[i+1])
+	}
+}
+
+// forKey calls fn on the value of key in a mapping node, if there.
+func forKey(m *yaml.Node, key string, fn func(v *yaml.Node)) {
+	eachKey(m, func(k, v *yaml.Node) {
+		if k.Value == key {
+			fn(v)
+		}
+	})
 }
 
 // noteKeys are the names a note may use for t: its name as sqlmcp shows
@@ -209,41 +245,63 @@ func bareNames(tables []*Table) map[string]int {
 	return bare
 }
 
-// check reports the first table or column the --annotations file names
-// that tables do not hold: a misspelt name is a start-up error, not a
-// note silently dropped.
-func (n *notes) check(tables []*Table) error {
+// check reports every table or column the annotations file names that
+// tables do not hold, matching names as Catalog.Table does (any case,
+// schema.table, a bare name no other schema has): a misspelt name is a
+// start-up error, not a note silently dropped.
+func (n *notes) check(tables []*Table) []Problem {
 	bare := bareNames(tables)
-	cols := map[string]map[string]bool{}
-	for _, t := range tables {
-		for _, k := range noteKeys(t, bare) {
-			m := map[string]bool{}
-			for _, c := range t.Columns {
-				m[strings.ToLower(c.Name)] = true
-			}
-			cols[k] = m
-		}
-	}
+	cols := map[string]*Table{}
 	var names []string
 	for _, t := range tables {
+		for _, k := range noteKeys(t, bare) {
+			cols[k] = t
+		}
 		names = append(names, t.Name)
-	}
-	slices.Sort(n.named)
-	for _, name := range n.named {
-		table, col, isCol := strings.Cut(name, "\x00")
-		have, ok := cols[strings.ToLower(table)]
-		switch {
-		case !ok:
-			hint := ""
-			if c := Closest(table, names, 3); len(c) > 0 {
-				hint = "; did you mean " + strings.Join(c, ", ") + "?"
-			}
-			return fmt.Errorf("annotations %s: no table %q in the database%s", n.file, table, hint)
-		case isCol && !have[strings.ToLower(col)]:
-			return fmt.Errorf("annotations %s: table %q has no column %q", n.file, table, col)
+		if t.Schema != "" && t.Name != t.Schema+"."+t.rel {
+			names = append(names, t.Schema+"."+t.rel)
 		}
 	}
-	return nil
+	var problems []Problem
+	add := func(line int, fix, format string, args ...any) {
+		problems = append(problems, Problem{Kind: "annotations", File: n.file, Line: line, Msg: fmt.Sprintf(format, args...), Fix: fix})
+	}
+	for _, nm := range n.named {
+		t, ok := cols[strings.ToLower(nm.table)]
+		switch {
+		case !ok && nm.column == "":
+			if k := bare[strings.ToLower(nm.table)]; k > 1 {
+				var in []string
+				for _, t := range tables {
+					if strings.EqualFold(t.rel, nm.table) {
+						in = append(in, t.Schema+"."+t.rel)
+					}
+				}
+				add(nm.line, "write it with its schema: "+strings.Join(in, " or "), "table %q is in %d schemas", nm.table, k)
+				continue
+			}
+			add(nm.line, didYouMean(nm.table, names, "call list_tables to see the tables; on PostgreSQL write schema.table"), "no table %q in the database", nm.table)
+		case ok && nm.column != "":
+			var have []string
+			found := false
+			for _, c := range t.Columns {
+				have = append(have, c.Name)
+				found = found || strings.EqualFold(c.Name, nm.column)
+			}
+			if !found {
+				add(nm.line, didYouMean(nm.column, have, "the columns are "+strings.Join(have, ", ")), "table %q has no column %q", nm.table, nm.column)
+			}
+		}
+	}
+	return problems
+}
+
+// didYouMean suggests the names closest to name, else says otherwise.
+func didYouMean(name string, names []string, otherwise string) string {
+	if c := Closest(name, names, 3); len(c) > 0 {
+		return "did you mean " + strings.Join(c, ", ") + "?"
+	}
+	return otherwise
 }
 
 func (n *notes) setColumn(table, col string, note columnNote) {

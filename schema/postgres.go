@@ -25,7 +25,8 @@ func readPostgres(ctx context.Context, db *source.DB, schemas []string) ([]*Tabl
 		schemas = []string{}
 	}
 	rows, err := db.Catalog(ctx, `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint,
-			coalesce(obj_description(c.oid, 'pg_class'), ''), n.nspname = ANY(current_schemas(false))
+			coalesce(obj_description(c.oid, 'pg_class'), ''), n.nspname = ANY(current_schemas(false)),
+			has_schema_privilege(n.oid, 'USAGE'), has_any_column_privilege(c.oid, 'SELECT')
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE `+pgRelations+` ORDER BY 1, 2`, schemas)
 	if err != nil {
@@ -43,6 +44,14 @@ func readPostgres(ctx context.Context, db *source.DB, schemas []string) ([]*Tabl
 		t.Name = t.rel
 		if onPath, _ := r[5].(bool); !onPath || seen[t.rel] > 1 {
 			t.Name = t.Schema + "." + t.rel
+		}
+		usage, _ := r[6].(bool)
+		sel, _ := r[7].(bool)
+		switch {
+		case !usage:
+			t.Unreadable = "the role has no USAGE on schema " + t.Schema
+		case !sel:
+			t.Unreadable = "the role has no SELECT on it"
 		}
 		if est := num(r[3]); est > 0 {
 			t.estimate = est

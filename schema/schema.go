@@ -33,6 +33,9 @@ type Table struct {
 	// Broken is the engine's reason when the view (or virtual table)
 	// cannot be read, such as a view over a dropped table; "" otherwise.
 	Broken string `json:"broken,omitempty"`
+	// Unreadable says why the role may not read the table, on PostgreSQL
+	// (no USAGE on its schema, or no SELECT on it); "" when it may.
+	Unreadable string `json:"unreadable,omitempty"`
 
 	rel      string // the relation's own name, unqualified
 	estimate int64  // the engine's row estimate; 0 when it has none
@@ -75,6 +78,10 @@ type Options struct {
 	// Schemas limits PostgreSQL to these schemas. Empty means every schema
 	// but the system ones.
 	Schemas []string
+	// HideUnreadable leaves out, on PostgreSQL, the tables and views the
+	// role may not read; otherwise they are listed with Table.Unreadable
+	// set.
+	HideUnreadable bool
 }
 
 // Catalog reads a database's schema, caching it until the schema changes.
@@ -83,8 +90,10 @@ type Catalog struct {
 	db      *source.DB
 	notes   notes
 	schemas []string
+	hide    bool // Options.HideUnreadable
 
 	mu      sync.Mutex
+	hidden  []*Table  // the unreadable tables left out of tables, with HideUnreadable
 	version int64     // SQLite's schema version when tables was read
 	read    time.Time // when tables was read
 	tables  []*Table  // sorted by name
@@ -109,28 +118,7 @@ func New(db *source.DB, opts *Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Catalog{db: db, notes: n, schemas: opts.Schemas, version: -1}, nil
-}
-
-// Check reports configuration that names what the database does not
-// hold, so it fails at start instead of passing silently: a table or
-// column the annotations file names, and on PostgreSQL a schema given in
-// Options.Schemas that does not exist or holds no table sqlmcp can list.
-func (c *Catalog) Check(ctx context.Context) error {
-	tables, err := c.Tables(ctx)
-	if err != nil {
-		return err
-	}
-	for _, s := range c.schemas {
-		found := false
-		for _, t := range tables {
-			found = found || t.Schema == s
-		}
-		if !found {
-			return fmt.Errorf("--schema %s: no such schema, or no table in it this role can read", s)
-		}
-	}
-	return c.notes.check(tables)
+	return &Catalog{db: db, notes: n, schemas: opts.Schemas, hide: opts.HideUnreadable, version: -1}, nil
 }
 
 // Tables returns every table and view, sorted by name. The result is
@@ -147,6 +135,18 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 			return nil, err
 		}
 		c.notes.apply(tables)
+		c.hidden = nil
+		if c.hide {
+			kept := tables[:0:0]
+			for _, t := range tables {
+				if t.Unreadable != "" {
+					c.hidden = append(c.hidden, t)
+				} else {
+					kept = append(kept, t)
+				}
+			}
+			tables = kept
+		}
 		c.tables, c.read = tables, time.Now()
 		return tables, nil
 	}

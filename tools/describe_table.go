@@ -36,6 +36,7 @@ type describeTableOut struct {
 	ReferencedBy  []schema.ForeignKey `json:"referenced_by"`
 	Indexes       []schema.Index      `json:"indexes"`
 	Broken        string              `json:"broken,omitempty" jsonschema:"why it cannot be read"`
+	Unreadable    string              `json:"unreadable,omitempty"`
 }
 
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
@@ -44,7 +45,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		return describeTableOut{}, err
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
-		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken}
+		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken, Unreadable: t.Unreadable}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	if n, exact, ok := s.cat.RowCount(cctx, t); ok {
@@ -64,6 +65,9 @@ func (o describeTableOut) text() string {
 	if o.Broken != "" {
 		fmt.Fprintf(&b, "\nbroken: it cannot be read: %s\n", o.Broken)
 		return b.String()
+	}
+	if o.Unreadable != "" {
+		fmt.Fprintf(&b, "\ncannot be read: %s; a query on it fails", o.Unreadable)
 	}
 	b.WriteString("\ncolumns:\n")
 	for _, c := range o.Columns {

@@ -46,6 +46,7 @@ type tableSummary struct {
 	// Description is what the table holds, from the annotations.
 	Description string `json:"description,omitempty"`
 	Broken      string `json:"broken,omitempty"`
+	Unreadable  string `json:"unreadable,omitempty"`
 }
 
 // countBudget bounds the time list_tables spends counting rows, so a
@@ -90,7 +91,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	for i, t := range tables {
-		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: t.Broken}
+		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: t.Broken, Unreadable: t.Unreadable}
 		if n, exact, ok := s.cat.RowCount(cctx, t); ok {
 			out.Tables[i].Rows, out.Tables[i].RowsEstimated = &n, !exact
 		}
@@ -120,6 +121,9 @@ func (o listTablesOut) text() string {
 		}
 		if t.Broken != "" {
 			fmt.Fprintf(&b, " [broken, cannot be read: %s]", t.Broken)
+		}
+		if t.Unreadable != "" {
+			fmt.Fprintf(&b, " [cannot be read: %s]", t.Unreadable)
 		}
 		b.WriteByte('\n')
 	}

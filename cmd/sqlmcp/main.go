@@ -24,7 +24,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -35,9 +34,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
-	"github.com/sqlmcp/sqlmcp/demo"
-	"github.com/sqlmcp/sqlmcp/schema"
+	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/sources"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -70,6 +69,8 @@ Usage:
   sqlmcp [serve] --db PATH|URL [flags]   serve a database over MCP on stdio
   sqlmcp [serve] --demo [flags]          serve the bundled demo database
   sqlmcp [serve] ... --http HOST:PORT    serve MCP over streamable HTTP at /mcp instead
+  sqlmcp check --config FILE | --db URL  open and check each database, print the effective settings,
+                                         the guard layers and every problem; exit 1 if there is one
   sqlmcp ask [--db ... | --demo | --server URL] [QUESTION]
                                          answer a question in plain words: a model writes and tests
                                          SQL through the tools (see sqlmcp ask --help)
@@ -132,6 +133,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return runExplore(ctx, cfg, stdout, stderr)
+	case "check":
+		return check(ctx, args, stdout, getenv)
 	case "version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
@@ -142,7 +145,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newFlags(&config{}, stdout).PrintDefaults()
 		return nil
 	}
-	return usagef("unknown command %q: the commands are serve, ask, eval, learn, explore, healthcheck, version and help", cmd)
+	return usagef("unknown command %q: the commands are serve, check, ask, eval, learn, explore, healthcheck, version and help", cmd)
 }
 
 // healthcheck asks a running sqlmcp whether it is up, for images that
@@ -179,7 +182,9 @@ func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 
 // config is what serve needs, from flags and environment.
 type config struct {
-	db           string
+	db           string // the one --db, when it is one
+	dbs          dbList // every --db
+	configFile   string // --config: the databases and settings, in a file
 	demo         bool
 	annotations  string
 	descriptions string
@@ -211,17 +216,19 @@ type config struct {
 	shutdownGrace  time.Duration
 
 	// Worked out by parseServe from the above.
-	tokens    []token  // the accepted bearer tokens, as digests
-	origins   []string // --allowed-origins, normalized
-	hosts     []string // --allowed-hosts, lowercased
-	httpNotes []string // HTTP settings given without --http, to warn about
+	tokens    []token    // the accepted bearer tokens, as digests
+	origins   []string   // --allowed-origins, normalized
+	hosts     []string   // --allowed-hosts, lowercased
+	httpNotes []string   // HTTP settings given without --http, to warn about
+	sources   *conf.File // the databases; nil for --demo, built when served
 }
 
 // newFlags defines serve's flags on cfg, with their defaults.
 func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.StringVar(&cfg.db, "db", "", "database: a SQLite file path, a sqlite: or file: URL, or a postgres:// URL (SQLMCP_DB)")
+	fs.Var(&cfg.dbs, "db", "database: a SQLite file path, a sqlite: or file: URL, or a postgres:// URL; several as --db NAME=URL each (SQLMCP_DB)")
+	fs.StringVar(&cfg.configFile, "config", "", "a configuration file (sqlmcp.yaml) naming the databases to serve and their settings (SQLMCP_CONFIG)")
 	fs.BoolVar(&cfg.demo, "demo", false, "serve the bundled demo database, built on first use into the cache directory (SQLMCP_DEMO)")
 	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
 	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
@@ -311,29 +318,38 @@ func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*c
 	if ok, err := parseArgs(fs, args, stdout, usage, "sqlmcp help", getenv); !ok {
 		return nil, err
 	}
-	l := cfg.limits
-	switch {
-	case cfg.db != "" && cfg.demo:
-		return nil, usagef("give --db or --demo, not both")
-	case cfg.db == "" && !cfg.demo:
-		return nil, usagef("no database: pass --db PATH (or set SQLMCP_DB), or --demo for the bundled demo")
-	case l.Timeout <= 0:
-		return nil, usagef("--timeout must be positive, not %s", l.Timeout)
-	case l.MaxRows <= 0 || l.MaxRowsLimit <= 0 || l.MaxBytes <= 0 || l.MaxCellBytes <= 0:
-		return nil, usagef("--max-rows, --max-rows-limit, --max-bytes and --max-cell-bytes must be positive")
-	case l.MaxRows > l.MaxRowsLimit:
-		return nil, usagef("--max-rows %d is more than --max-rows-limit %d", l.MaxRows, l.MaxRowsLimit)
-	}
-	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
-		return nil, usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
-	}
-	if cfg.maxConcurrency < 0 {
-		return nil, usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
-	}
-	if err := parseHTTP(cfg); err != nil {
+	if err := finishServe(cfg, fs, getenv); err != nil {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// finishServe works out the sources of cfg, parsed into fs, and checks
+// its values.
+func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) error {
+	if len(cfg.dbs) == 1 {
+		cfg.db = cfg.dbs[0]
+	}
+	l := cfg.limits
+	switch {
+	case l.Timeout <= 0:
+		return usagef("--timeout must be positive, not %s", l.Timeout)
+	case l.MaxRows <= 0 || l.MaxRowsLimit <= 0 || l.MaxBytes <= 0 || l.MaxCellBytes <= 0:
+		return usagef("--max-rows, --max-rows-limit, --max-bytes and --max-cell-bytes must be positive")
+	case l.MaxRows > l.MaxRowsLimit:
+		return usagef("--max-rows %d is more than --max-rows-limit %d", l.MaxRows, l.MaxRowsLimit)
+	case cfg.maxConcurrency < 0:
+		return usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
+	}
+	// The file's server-wide settings are flags too: checked below.
+	var err error
+	if cfg.sources, err = loadSources(cfg, fs, getenv); err != nil {
+		return err
+	}
+	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
+		return usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	return parseHTTP(cfg)
 }
 
 // serve opens the database and serves MCP on stdin and stdout, or on HTTP
@@ -342,68 +358,41 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	level, _ := zerolog.ParseLevel(cfg.logLevel)
 	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
 
-	dsn, annotations := cfg.db, cfg.annotations
-	if cfg.demo {
-		dir, err := demoCacheDir(cfg.cacheDir)
-		if err != nil {
+	f := cfg.sources
+	if f == nil {
+		var err error
+		if f, err = demoSource(cfg); err != nil {
 			return err
 		}
-		path, err := demo.Open(dir)
-		if err != nil {
-			return fmt.Errorf("building the demo database: %w", err)
-		}
-		dsn = path
-		if annotations == "" {
-			annotations = filepath.Join(filepath.Dir(path), "annotations.json")
-		}
 	}
-	// Room for every allowed call plus the catalog and /readyz.
-	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2),
-		AllowExtensions: splitList(cfg.allowExt), AllowFunctions: splitList(cfg.allowFunc),
-		PostgresWorkMem: cfg.pgWorkMem, PostgresTempFileLimit: cfg.pgTempFileLimit})
-	if err != nil {
+	if len(f.Sources) > 1 {
+		return usagef("%d databases: this build serves one at a time", len(f.Sources))
+	}
+	src := f.Sources[0]
+	db, cat, report := sources.Open(ctx, src)
+	if err := report.Err(); err != nil {
 		return usageError{err}
 	}
 	defer db.Close()
-	schemas := splitList(cfg.schemas)
-	if len(schemas) > 0 && db.Dialect() != sqlmcp.Postgres {
-		return usagef("--schema is for PostgreSQL; a SQLite database has one schema")
-	}
-	cat, err := schema.New(db, &schema.Options{Annotations: annotations, Descriptions: cfg.descriptions, Schemas: schemas})
-	if err != nil {
-		return usageError{err}
-	}
-	cctx, cancel := context.WithTimeout(ctx, cfg.limits.WithDefaults().Timeout)
-	err = cat.Check(cctx)
-	cancel()
-	if err != nil {
-		return usageError{err}
-	}
-	if err := checkRole(ctx, db, cfg.requireRO, log); err != nil {
-		return err
-	}
-	if w := db.BudgetWarning(); w != "" {
-		log.Warn().Str("event", "budget").Msg(w)
-	}
-	if w := db.JournalWarning(); w != "" {
-		log.Warn().Str("event", "journal").Msg(w)
+	for _, p := range report.Warnings() {
+		log.Warn().Str("event", p.Kind).Str("database", src.Name).Msg(p.Msg)
 	}
 	limits := db.Limits()
-	layers := []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
-	if db.Dialect() == sqlmcp.Postgres {
-		layers = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
-	}
 	start := func() *zerolog.Event {
-		return log.Info().Str("event", "start").Str("version", buildVersion()).
+		e := log.Info().Str("event", "start").Str("version", buildVersion()).
 			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
-			Str("annotations", annotations).Strs("schemas", schemas).
-			Strs("guard", layers).
+			Str("annotations", src.Annotations).Strs("schemas", src.Schemas).
+			Strs("guard", report.Guard)
+		if report.Role != "" {
+			e = e.Str("role", report.Role)
+		}
+		return e.Int("tables", report.Tables).
 			Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
 			Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
-			Int("max_concurrency", cfg.maxConcurrency)
+			Int("max_concurrency", src.MaxConcurrency)
 	}
 
-	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion(), MaxConcurrency: cfg.maxConcurrency})
+	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion(), MaxConcurrency: src.MaxConcurrency})
 	if cfg.http != "" {
 		return serveHTTP(ctx, cfg, db, srv, log, start)
 	}
@@ -415,35 +404,11 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	// wait --timeout for its turn, then run for --timeout.
 	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
 	t := &mcp.IOTransport{Reader: rw, Writer: rw}
-	err = srv.Run(ctx, t)
+	err := srv.Run(ctx, t)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return err
 	}
 	log.Info().Str("event", "stop").Send()
-	return nil
-}
-
-// checkRole warns, loudly, when a PostgreSQL role could write, and with
-// --require-readonly-role refuses to start.
-func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Logger) error {
-	if db.Dialect() != sqlmcp.Postgres {
-		return nil
-	}
-	found, err := db.WriteAccess(ctx)
-	if err != nil {
-		return fmt.Errorf("checking what the role may write: %w", err)
-	}
-	if len(found) == 0 {
-		log.Info().Str("event", "role").Str("role", "read-only").Send()
-		return nil
-	}
-	fix := source.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName())
-	if require {
-		return usagef("--require-readonly-role: the role could write (%s); connect as a read-only role, e.g. one made by:\n%s",
-			strings.Join(found, "; "), fix)
-	}
-	log.Warn().Str("event", "role").Strs("could_write", found).Str("create_read_only_role", fix).
-		Msg("this role could write: sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds")
 	return nil
 }
 

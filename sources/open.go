@@ -1,0 +1,194 @@
+// Package sources opens the databases a configuration names and checks
+// each before it serves: that it answers, that what its configuration
+// names exists, what its role may read and write, that a SQLite file is
+// sound. It keeps them as a Set that tools reach by name, each opened on
+// first use or in the background, retried while it is down, and never
+// sharing a connection, a cache or a limit with another.
+//
+// sources sits above config, source and schema, and below tools and the
+// command.
+package sources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/config"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// Report is what opening and checking one source found: what sqlmcp can
+// say about it before serving it, for the start log and sqlmcp check.
+type Report struct {
+	Name     string
+	Engine   sqlmcp.Dialect // "" when the source could not be opened
+	Database string         // the database as logs name it, no secrets
+	// Guard names the walls every statement passes, in order.
+	Guard []string
+	// Role is what the PostgreSQL role may do: "read-only", or the
+	// writes it could make; "" on SQLite.
+	Role    string
+	Limits  sqlmcp.Limits
+	Tables  int
+	Schemas []string // PostgreSQL: the schemas of the tables found
+	// Problems are every problem found, errors and warnings.
+	Problems []Problem
+	// Unavailable is why the source could not be opened; "" when it was.
+	Unavailable string
+}
+
+// Problem is one problem with a source.
+type Problem struct {
+	Kind string // as schema.Problem's, or "role", "budget", "journal"
+	Msg  string // with its place and fix
+	// Fatal: the source cannot be served until it is fixed (not a
+	// warning, and not a kind the source tolerates).
+	Fatal bool
+}
+
+// Err is why the source cannot be served: it could not be opened, or a
+// problem is fatal; nil when it can.
+func (r *Report) Err() error {
+	if r.Unavailable != "" {
+		return fmt.Errorf("database %s is unavailable: %s", r.Name, r.Unavailable)
+	}
+	var msgs []string
+	for _, p := range r.Problems {
+		if p.Fatal {
+			msgs = append(msgs, p.Msg)
+		}
+	}
+	if len(msgs) > 0 {
+		return fmt.Errorf("database %s: %s", r.Name, strings.Join(msgs, "\n"))
+	}
+	return nil
+}
+
+// Warnings are the problems that do not stop the source.
+func (r *Report) Warnings() []Problem {
+	var out []Problem
+	for _, p := range r.Problems {
+		if !p.Fatal {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Guard layers, as the start log and sqlmcp check name them.
+var (
+	sqliteGuard   = []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
+	postgresGuard = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
+)
+
+// Open opens the source cfg describes and checks it (see the package
+// doc). It returns the database and its catalog ready to serve, or nil
+// when the report's Err says why not; the report is never nil.
+func Open(ctx context.Context, cfg *config.Source) (*source.DB, *schema.Catalog, *Report) {
+	r := &Report{Name: cfg.Name, Limits: cfg.Limits.WithDefaults()}
+	// Room for every allowed call plus the catalog and /readyz.
+	db, err := source.Open(ctx, cfg.URL, &source.Options{Limits: cfg.Limits, MaxConns: max(8, cfg.MaxConcurrency+2),
+		AllowExtensions: cfg.AllowExtensions, AllowFunctions: cfg.AllowFunctions,
+		PostgresWorkMem: cfg.PGWorkMem, PostgresTempFileLimit: cfg.PGTempFileLimit})
+	if err != nil {
+		r.Unavailable = err.Error()
+		return nil, nil, r
+	}
+	r.Engine, r.Database, r.Limits = db.Dialect(), db.Name(), db.Limits()
+	r.Guard = sqliteGuard
+	if db.Dialect() == sqlmcp.Postgres {
+		r.Guard = postgresGuard
+	}
+	cat, err := check(ctx, db, cfg, r)
+	if err != nil {
+		r.Unavailable = err.Error()
+	}
+	if r.Err() != nil {
+		db.Close()
+		return nil, nil, r
+	}
+	return db, cat, r
+}
+
+// check reads db's catalog and checks it against cfg, filling r.
+func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*schema.Catalog, error) {
+	cat, err := schema.New(db, &schema.Options{Annotations: cfg.Annotations, Descriptions: cfg.Descriptions,
+		Schemas: cfg.Schemas, HideUnreadable: cfg.HideUnreadable})
+	if err != nil {
+		r.add("annotations", cfg.Where("annotations"), err.Error(), !cfg.Tolerates("annotations"))
+		return nil, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.Limits.Timeout)
+	defer cancel()
+	err = cat.Check(cctx)
+	ce, isCheck := schema.IsCheckError(err)
+	if err != nil && !isCheck {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
+	}
+	if isCheck {
+		for _, p := range ce.Problems {
+			key := p.Kind
+			if key == "grants" {
+				key = "schemas"
+			}
+			where := cfg.Where(key)
+			if p.File != "" || p.Kind == "corrupt" {
+				where = "" // the annotations file's own line, or the file itself
+			}
+			fatal := !p.Warning && (p.Kind == "corrupt" || !cfg.Tolerates(p.Kind))
+			r.add(p.Kind, where, p.Error(), fatal)
+		}
+	}
+	if tables, err := cat.Tables(cctx); err == nil {
+		r.Tables = len(tables)
+	}
+	r.Schemas, _ = cat.Schemas(cctx)
+	if db.Dialect() == sqlmcp.Postgres {
+		if err := checkRole(cctx, db, cfg, r); err != nil {
+			return nil, err
+		}
+	}
+	if w := db.BudgetWarning(); w != "" {
+		r.add("budget", "", w, false)
+	}
+	if w := db.JournalWarning(); w != "" {
+		r.add("journal", "", w, false)
+	}
+	return cat, nil
+}
+
+// checkRole finds what the PostgreSQL role could write; with
+// require_readonly_role, a role that could is fatal. The advice names
+// the schemas the catalog found.
+func checkRole(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) error {
+	found, err := db.WriteAccess(ctx)
+	if err != nil {
+		return fmt.Errorf("checking what the role may write: %w", err)
+	}
+	if len(found) == 0 {
+		r.Role = "read-only"
+		return nil
+	}
+	r.Role = "could write: " + strings.Join(found, "; ")
+	fix := source.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName(), r.Schemas...)
+	msg := "the role could write (" + strings.Join(found, "; ") + "); sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds, e.g. one made by:\n" + fix
+	if cfg.RequireReadonlyRole {
+		msg = "require_readonly_role: the role could write (" + strings.Join(found, "; ") + "); connect as a read-only role, e.g. one made by:\n" + fix
+	}
+	r.add("role", cfg.Where("require_readonly_role"), msg, cfg.RequireReadonlyRole)
+	return nil
+}
+
+func (r *Report) add(kind, where, msg string, fatal bool) {
+	if where != "" {
+		msg = where + ": " + msg
+	}
+	r.Problems = append(r.Problems, Problem{Kind: kind, Msg: msg, Fatal: fatal})
+}
+
+// ErrUnknown is returned for a database name the set does not hold.
+var ErrUnknown = errors.New("no such database")
