@@ -196,7 +196,7 @@ func (c *Catalog) checkSchemas(ctx context.Context, tables []*Table) ([]Problem,
 			Msg: fmt.Sprintf("the role may not read %d of the tables and views in schema %s (%s)", len(names), s, strings.Join(shown, ", ")),
 			Fix: fmt.Sprintf("as their owner run: GRANT SELECT ON ALL TABLES IN SCHEMA %s TO %s; ALTER DEFAULT PRIVILEGES IN SCHEMA %s GRANT SELECT ON TABLES TO %s", q, role, q, role)}
 		if !usable[s] {
-			p.Msg = fmt.Sprintf("the role may not use schema %s, so none of its %d tables and views can be read (%s)", s, len(names), strings.Join(shown, ", "))
+			p.Msg = fmt.Sprintf("the role may not use schema %s, so none of its tables and views can be read (%s)", s, strings.Join(shown, ", "))
 			p.Fix = fmt.Sprintf("as its owner run: GRANT USAGE ON SCHEMA %s TO %s; ", q, role) + strings.TrimPrefix(p.Fix, "as their owner run: ")
 		}
 		if c.hide {

@@ -119,7 +119,7 @@ func TestCheckSchemasAndGrants(t *testing.T) {
 	dbtest.PostgresExec(t, dsn, `REVOKE USAGE ON SCHEMA hr FROM `+role)
 	cat, _ = schema.New(db, nil)
 	got := problems(t, cat)
-	wantHR := `warning grants: the role may not use schema hr, so none of its 2 tables and views can be read (hr.salaries, hr.staff); as its owner run: GRANT USAGE ON SCHEMA hr TO ` + role + `; GRANT SELECT ON ALL TABLES IN SCHEMA hr TO ` + role + `; ALTER DEFAULT PRIVILEGES IN SCHEMA hr GRANT SELECT ON TABLES TO ` + role
+	wantHR := `warning grants: the role may not use schema hr, so none of its tables and views can be read (hr.salaries, hr.staff); as its owner run: GRANT USAGE ON SCHEMA hr TO ` + role + `; GRANT SELECT ON ALL TABLES IN SCHEMA hr TO ` + role + `; ALTER DEFAULT PRIVILEGES IN SCHEMA hr GRANT SELECT ON TABLES TO ` + role
 	if len(got) != 2 || got[0] != wantHR || !strings.HasPrefix(got[1], "warning grants: the role may not read 1 of the tables and views in schema sales") {
 		t.Errorf("problems:\n%s\nwant first:\n%s", strings.Join(got, "\n"), wantHR)
 	}
