@@ -1,0 +1,230 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/config"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// retryAfter is how long a source that could not be opened is left alone
+// before a call tries it again: calls meanwhile get the last error at once.
+const retryAfter = 2 * time.Second
+
+// Set is the databases one server serves, by name. It is safe for
+// concurrent use.
+type Set struct {
+	list   []*Source
+	byName map[string]*Source
+}
+
+// Source is one database of a Set: opened and checked on first use (or by
+// Start), and again after a failure, never sharing a connection, a cache
+// or a limit with another.
+type Source struct {
+	Config *config.Source
+
+	mu     sync.Mutex
+	db     *source.DB
+	cat    *schema.Catalog
+	report *Report
+	err    error         // why the last try failed; nil once open
+	tried  time.Time     // when the last try ended
+	trying chan struct{} // closed when the try running now ends; nil when none runs
+	opened func(*Report) // called after each try, for the log
+}
+
+// New makes the set of f's sources, opening none yet. opened, if not
+// nil, is called with the report of every try to open a source, from the
+// goroutine that tried.
+func New(f *config.File, opened func(*Report)) *Set {
+	s := &Set{byName: map[string]*Source{}}
+	for _, c := range f.Sources {
+		src := &Source{Config: c, opened: opened}
+		s.list = append(s.list, src)
+		s.byName[c.Name] = src
+	}
+	return s
+}
+
+// Sources are the set's sources, in the configuration's order.
+func (s *Set) Sources() []*Source { return s.list }
+
+// Start tries to open every source at once and waits for the tries to
+// end; it returns the reports in the configuration's order. A source
+// that could not be opened is tried again by later calls.
+func (s *Set) Start(ctx context.Context) []*Report {
+	reports := make([]*Report, len(s.list))
+	var wg sync.WaitGroup
+	for i, src := range s.list {
+		wg.Go(func() {
+			src.open(ctx)
+			src.mu.Lock()
+			reports[i] = src.report
+			src.mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return reports
+}
+
+// Get returns the named source, open: opened now if it was not, waiting
+// for a try another call started. An unknown name is an *UnknownError; a
+// source that cannot be opened, an *UnavailableError.
+func (s *Set) Get(ctx context.Context, name string) (*source.DB, *schema.Catalog, error) {
+	src, ok := s.byName[name]
+	if !ok {
+		return nil, nil, &UnknownError{Name: name, Set: s}
+	}
+	return src.Open(ctx)
+}
+
+// Lookup returns the named source, or nil.
+func (s *Set) Lookup(name string) *Source { return s.byName[name] }
+
+// Close closes every open source.
+func (s *Set) Close() {
+	for _, src := range s.list {
+		src.mu.Lock()
+		if src.db != nil {
+			src.db.Close()
+			src.db, src.cat = nil, nil
+		}
+		src.mu.Unlock()
+	}
+}
+
+// Open returns the source's database and catalog, opening it if it is
+// not open and retryAfter has passed since the last try failed.
+func (src *Source) Open(ctx context.Context) (*source.DB, *schema.Catalog, error) {
+	for {
+		src.mu.Lock()
+		switch {
+		case src.db != nil:
+			db, cat := src.db, src.cat
+			src.mu.Unlock()
+			return db, cat, nil
+		case src.trying != nil:
+			wait := src.trying
+			src.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, nil, src.unavailable(ctx.Err())
+			}
+		case src.err != nil && time.Since(src.tried) < retryAfter:
+			err := src.err
+			src.mu.Unlock()
+			return nil, nil, src.unavailable(err)
+		}
+		src.mu.Unlock()
+		src.open(ctx)
+	}
+}
+
+// open tries once to open and check the source, unless another try runs.
+func (src *Source) open(ctx context.Context) {
+	src.mu.Lock()
+	if src.db != nil || src.trying != nil {
+		src.mu.Unlock()
+		return
+	}
+	done := make(chan struct{})
+	src.trying = done
+	src.mu.Unlock()
+
+	// The try outlives the call that started it, bounded by the source's
+	// timeout: another call may be waiting for it.
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*src.Config.Limits.WithDefaults().Timeout)
+	db, cat, r := Open(tctx, src.Config)
+	cancel()
+
+	src.mu.Lock()
+	src.db, src.cat, src.report, src.tried, src.trying = db, cat, r, time.Now(), nil
+	src.err = r.Err()
+	src.mu.Unlock()
+	close(done)
+	if src.opened != nil {
+		src.opened(r)
+	}
+}
+
+func (src *Source) unavailable(cause error) error {
+	return &UnavailableError{Name: src.Config.Name, Cause: cause}
+}
+
+// Report is the report of the last try to open the source, or nil before
+// the first.
+func (src *Source) Report() *Report {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return src.report
+}
+
+// Engine is the source's dialect, known from its URL before it opens.
+func (src *Source) Engine() sqlmcp.Dialect {
+	if src.Config.IsPostgres() {
+		return sqlmcp.Postgres
+	}
+	return sqlmcp.SQLite
+}
+
+// UnknownError is a database name the set does not hold.
+type UnknownError struct {
+	Name string
+	Set  *Set
+}
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("no database named %q; %s", e.Name, e.Set.Listing())
+}
+
+// UnavailableError is a source that could not be opened and checked.
+type UnavailableError struct {
+	Name  string
+	Cause error
+}
+
+func (e *UnavailableError) Error() string {
+	msg := strings.TrimPrefix(e.Cause.Error(), "database "+e.Name+" is unavailable: ")
+	msg = strings.TrimPrefix(msg, "database "+e.Name+": ")
+	return fmt.Sprintf("database %s is unavailable: %s; it is tried again on the next call", e.Name, msg)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Cause }
+
+// Listing names the set's databases and their descriptions, for a model
+// choosing one: "the databases are shop (postgres: Orders and ...), ...".
+func (s *Set) Listing() string {
+	var b strings.Builder
+	b.WriteString("the databases are ")
+	for i, src := range s.list {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s", src.Config.Name, src.Engine())
+		if d := src.Config.Description; d != "" {
+			fmt.Fprintf(&b, ": %s", strings.TrimRight(d, "."))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Names are the databases' names, sorted.
+func (s *Set) Names() []string {
+	names := make([]string, 0, len(s.list))
+	for _, src := range s.list {
+		names = append(names, src.Config.Name)
+	}
+	sort.Strings(names)
+	return names
+}
