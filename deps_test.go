@@ -20,7 +20,7 @@ var allowed = map[string][]string{
 	"schema":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
 	"config":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/schema", "go.yaml.in/yaml/v3"},
 	"sources":            {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/config", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema"},
-	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema", "github.com/rs/zerolog"},
+	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/sources", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema", "github.com/rs/zerolog"},
 	"agent":              {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/anthropics/anthropic-sdk-go/v2", "github.com/anthropics/anthropic-sdk-go/v2/option", "github.com/openai/openai-go/v3", "github.com/openai/openai-go/v3/option"},
 	"demo":               {"github.com/mattn/go-sqlite3"},
 	"eval":               {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/notes", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/agent", "github.com/modelcontextprotocol/go-sdk/mcp"},

@@ -102,7 +102,8 @@ func (s *Set) Close() {
 }
 
 // Open returns the source's database and catalog, opening it if it is
-// not open and retryAfter has passed since the last try failed.
+// not open and retryAfter has passed since the last try failed. A try
+// outlives ctx (other calls may wait for it); Open returns when ctx ends.
 func (src *Source) Open(ctx context.Context) (*source.DB, *schema.Catalog, error) {
 	for {
 		src.mu.Lock()
@@ -111,36 +112,50 @@ func (src *Source) Open(ctx context.Context) (*source.DB, *schema.Catalog, error
 			db, cat := src.db, src.cat
 			src.mu.Unlock()
 			return db, cat, nil
-		case src.trying != nil:
-			wait := src.trying
-			src.mu.Unlock()
-			select {
-			case <-wait:
-				continue
-			case <-ctx.Done():
-				return nil, nil, src.unavailable(ctx.Err())
-			}
-		case src.err != nil && time.Since(src.tried) < retryAfter:
+		case src.trying == nil && src.err != nil && time.Since(src.tried) < retryAfter:
 			err := src.err
 			src.mu.Unlock()
 			return nil, nil, src.unavailable(err)
+		case src.trying == nil:
+			done := src.begin()
+			go src.try(ctx, done)
 		}
+		wait := src.trying
 		src.mu.Unlock()
-		src.open(ctx)
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, nil, src.unavailable(fmt.Errorf("still connecting: %w", ctx.Err()))
+		}
 	}
 }
 
-// open tries once to open and check the source, unless another try runs.
+// open tries once to open and check the source, unless it is open or
+// another try runs, and returns when the try ends.
 func (src *Source) open(ctx context.Context) {
 	src.mu.Lock()
 	if src.db != nil || src.trying != nil {
+		wait := src.trying
 		src.mu.Unlock()
+		if wait != nil {
+			<-wait
+		}
 		return
 	}
+	done := src.begin()
+	src.mu.Unlock()
+	src.try(ctx, done)
+}
+
+// begin marks a try as running; src.mu is held.
+func (src *Source) begin() chan struct{} {
 	done := make(chan struct{})
 	src.trying = done
-	src.mu.Unlock()
+	return done
+}
 
+// try opens and checks the source, then ends the try begin marked.
+func (src *Source) try(ctx context.Context, done chan struct{}) {
 	// The try outlives the call that started it, bounded by the source's
 	// timeout: another call may be waiting for it.
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*src.Config.Limits.WithDefaults().Timeout)

@@ -19,6 +19,7 @@ var describeTableTool = &mcp.Tool{
 }
 
 type describeTableIn struct {
+	dbArg
 	Table string `json:"table" jsonschema:"as list_tables names it"`
 }
 

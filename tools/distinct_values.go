@@ -21,6 +21,7 @@ var distinctValuesTool = &mcp.Tool{
 }
 
 type distinctValuesIn struct {
+	dbArg
 	columnIn
 	Filter string `json:"filter,omitempty" jsonschema:"value contains it, any case"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"1-1000, default 20"`

@@ -20,6 +20,7 @@ var listTablesTool = &mcp.Tool{
 }
 
 type listTablesIn struct {
+	dbArg
 	Filter    string `json:"filter,omitempty" jsonschema:"name contains it, any case"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"1-2000, default 200"`
 	NamesOnly bool   `json:"names_only,omitempty" jsonschema:"names alone"`
@@ -30,10 +31,11 @@ func (in listTablesIn) audit(e *zerolog.Event) {
 }
 
 type listTablesOut struct {
-	Tables    []tableSummary `json:"tables,omitempty"`
-	Names     []string       `json:"names,omitempty"`
-	Total     int            `json:"total"`
-	Truncated bool           `json:"truncated"`
+	Databases []databaseSummary `json:"databases,omitempty"`
+	Tables    []tableSummary    `json:"tables,omitempty"`
+	Names     []string          `json:"names,omitempty"`
+	Total     int               `json:"total"`
+	Truncated bool              `json:"truncated"`
 }
 
 type tableSummary struct {
@@ -100,11 +102,27 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 }
 
 func (o listTablesOut) audit(e *zerolog.Event) {
-	e.Int("rows", len(o.Tables)+len(o.Names)).Bool("truncated", o.Truncated)
+	e.Int("rows", len(o.Tables)+len(o.Names)+len(o.Databases)).Bool("truncated", o.Truncated)
 }
 
 func (o listTablesOut) text() string {
 	var b strings.Builder
+	if len(o.Databases) > 0 {
+		fmt.Fprintf(&b, "%d databases; call list_tables with database to list one's tables:\n", len(o.Databases))
+		for _, d := range o.Databases {
+			fmt.Fprintf(&b, "- %s (%s, ", d.Name, d.Engine)
+			if d.Tables != nil {
+				fmt.Fprintf(&b, "%s)", pluralWord(*d.Tables, "table", "tables"))
+			} else {
+				fmt.Fprintf(&b, "unavailable: %s)", d.Unavailable)
+			}
+			if d.Description != "" {
+				fmt.Fprintf(&b, ": %s", d.Description)
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
 	shown := len(o.Tables) + len(o.Names)
 	if o.Truncated {
 		fmt.Fprintf(&b, "%d of %d tables and views (cut: narrow with filter, or raise limit, with names_only for names alone):\n", shown, o.Total)

@@ -23,6 +23,7 @@ var runQueryTool = &mcp.Tool{
 }
 
 type runQueryIn struct {
+	dbArg
 	SQL     string `json:"sql" jsonschema:"one read-only statement"`
 	MaxRows int    `json:"max_rows,omitempty"`
 }

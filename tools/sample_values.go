@@ -25,6 +25,7 @@ type columnIn struct {
 }
 
 type sampleValuesIn struct {
+	dbArg
 	columnIn
 	Limit int `json:"limit,omitempty" jsonschema:"1-100, default 10"`
 }

@@ -19,6 +19,7 @@ var searchSchemaTool = &mcp.Tool{
 }
 
 type searchSchemaIn struct {
+	dbArg
 	Query string `json:"query" jsonschema:"words, e.g. 'free meal'"`
 	Limit int    `json:"limit,omitempty" jsonschema:"1-100, default 20"`
 }

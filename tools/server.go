@@ -19,9 +19,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/sources"
 )
 
 // Options configure NewServer. The zero value, and nil, mean the defaults.
@@ -34,11 +36,14 @@ type Options struct {
 	// once, counting statements the database did not stop when their
 	// timeout came (they hold a turn until they end); the rest wait up to
 	// the query timeout, then get a "busy" error. Zero means no limit
-	// beyond the connection pool.
+	// beyond the connection pool. NewServerSet takes each source's own.
 	MaxConcurrency int
+	// Name is NewServer's database's name, which a call may give as its
+	// database argument. Default: none, and a call names no database.
+	Name string
 }
 
-// server holds what every tool handler needs.
+// server holds what every tool handler needs: one database's state.
 type server struct {
 	db    *source.DB
 	cat   *schema.Catalog
@@ -53,13 +58,14 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	if opts == nil {
 		opts = &Options{}
 	}
+	return newMCP(&router{one: newServer(db, cat, opts.Logger, opts.MaxConcurrency), name: opts.Name, opts: opts}, opts)
+}
+
+// newMCP makes the MCP server whose calls r routes.
+func newMCP(r *router, opts *Options) *mcp.Server {
 	version := opts.Version
 	if version == "" {
 		version = "dev"
-	}
-	s := &server{db: db, cat: cat, log: opts.Logger}
-	if opts.MaxConcurrency > 0 {
-		s.turns = newTurns(db, opts.MaxConcurrency)
 	}
 	// The SDK's own messages (sessions opening and closing) are noise at
 	// info; keep its warnings and errors.
@@ -69,7 +75,7 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
-			Instructions: instructions(db),
+			Instructions: r.instructions(),
 			// The six tools never change while a server runs: a client
 			// may keep the list for a while (2026-07-28's cache hints).
 			SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
@@ -79,17 +85,21 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 			},
 			Logger: slog.New(zerolog.NewSlogHandler(sdkLog)),
 		})
-	add(s, srv, listTablesTool, s.listTables)
-	add(s, srv, describeTableTool, s.describeTable)
-	add(s, srv, searchSchemaTool, s.searchSchema)
-	add(s, srv, sampleValuesTool, s.sampleValues)
-	add(s, srv, distinctValuesTool, s.distinctValues)
-	add(s, srv, runQueryTool, s.runQuery)
+	add(r, srv, listTablesTool, func(s *server, ctx context.Context, in listTablesIn) (listTablesOut, error) {
+		if s == nil {
+			return r.listDatabases(ctx)
+		}
+		return s.listTables(ctx, in)
+	})
+	add(r, srv, describeTableTool, (*server).describeTable)
+	add(r, srv, searchSchemaTool, (*server).searchSchema)
+	add(r, srv, sampleValuesTool, (*server).sampleValues)
+	add(r, srv, distinctValuesTool, (*server).distinctValues)
+	add(r, srv, runQueryTool, (*server).runQuery)
 	return srv
 }
 
-func instructions(db *source.DB) string {
-	l := db.Limits()
+func instructions(dialect sqlmcp.Dialect, l sqlmcp.Limits) string {
 	return fmt.Sprintf(`This server gives read-only access to one %s database.
 Explore before you query: list_tables, then describe_table for the tables that matter
 (columns, keys and what the columns mean), or search_schema to find columns by meaning.
@@ -97,7 +107,7 @@ Check real values with sample_values and distinct_values before filtering on the
 Then run_query runs one SELECT. Nothing can change the database: writes are refused.
 Every query stops after %s; results are cut at %d rows (ask for up to %d with max_rows)
 and %d KiB, and the result says when it was cut.`,
-		db.Dialect(), l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10)
+		dialect, l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10)
 }
 
 // toolListTTL is how long a client may keep the tool list.
@@ -109,6 +119,9 @@ const toolListTTL = 10 * time.Minute
 // which only a client's menus show, to keep the tool list short.
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
+// named is a tool's input, which names its database.
+type named interface{ database() string }
+
 // audited is what a tool's output tells the audit log.
 type audited interface {
 	audit(e *zerolog.Event)
@@ -117,7 +130,7 @@ type audited interface {
 
 // add registers a tool whose handler returns its output or an error for the
 // model, logging one audit event per call and rendering the output as text.
-func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
+func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(*server, context.Context, In) (Out, error)) {
 	tool := *t
 	var names []string
 	tool.InputSchema, names = inputSchema[In]()
@@ -127,19 +140,30 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 		ctx, retries := source.CountRetries(ctx)
 		err := checkArguments(req.Params.Arguments, names)
 		var out Out
+		var s *server
+		if err == nil {
+			s, err = r.pick(ctx, in.database(), t.Name)
+		}
 		release := func() {}
-		if err == nil {
+		switch {
+		case err == errListDatabases:
+			out, err = h(nil, ctx, in)
+		case err == nil:
 			release, err = s.acquire(ctx)
+			if err == nil {
+				out, err = h(s, ctx, in)
+				release()
+			}
 		}
-		if err == nil {
-			out, err = h(ctx, in)
-			release()
-		}
-		e := s.log.Info()
+		log := r.opts.Logger
+		e := log.Info()
 		if err != nil {
-			e = s.log.Warn()
+			e = log.Warn()
 		}
 		e = e.Str("event", "tool_call").Str("tool", t.Name)
+		if name := in.database(); name != "" {
+			e.Str("database", name)
+		}
 		if n := retries(); n > 0 {
 			e.Int("retries", n)
 		}
@@ -176,7 +200,7 @@ func verdict(err error) string {
 		return "cancelled"
 	case errors.As(err, new(*BusyError)):
 		return "busy"
-	case errors.As(err, new(*source.UnavailableError)):
+	case errors.As(err, new(*source.UnavailableError)), errors.As(err, new(*sources.UnavailableError)):
 		return "unavailable"
 	}
 	return "error"

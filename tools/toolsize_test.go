@@ -66,9 +66,9 @@ func TestUnknownArgument(t *testing.T) {
 		args string
 		want string
 	}{
-		{"run_query", `{"sql": "SELECT 1", "max_row": 5}`, `unknown argument "max_row"; this tool takes max_rows, sql`},
-		{"list_tables", `{"filtre": "x"}`, `unknown argument "filtre"; this tool takes filter, limit, names_only`},
-		{"describe_table", `{"table": "customers", "schema": "main"}`, `unknown argument "schema"; this tool takes table`},
+		{"run_query", `{"sql": "SELECT 1", "max_row": 5}`, `unknown argument "max_row"; this tool takes database, max_rows, sql`},
+		{"list_tables", `{"filtre": "x"}`, `unknown argument "filtre"; this tool takes database, filter, limit, names_only`},
+		{"describe_table", `{"table": "customers", "schema": "main"}`, `unknown argument "schema"; this tool takes database, table`},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.tool, Arguments: json.RawMessage(c.args)})
