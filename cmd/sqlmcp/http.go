@@ -278,8 +278,11 @@ func (a *allowlist) sorted() (hosts, origins []string) {
 
 // httpServer serves one shared *mcp.Server over streamable HTTP.
 type httpServer struct {
-	log      zerolog.Logger
-	db       *source.DB
+	log zerolog.Logger
+	db  *source.DB // for /readyz, when ready is nil
+	// ready answers /readyz: an error is 503 with its text, a note follows
+	// "ok: ".
+	ready    func(context.Context) (string, error)
 	tokens   []token
 	allow    *allowlist
 	maxBody  int64
@@ -314,7 +317,7 @@ func infoOf(ctx context.Context) *requestInfo {
 // serveHTTP serves srv at /mcp on cfg.http until ctx ends, then shuts down
 // gracefully: no new connections, calls in flight get --shutdown-grace to
 // finish, then are cancelled (stopping their queries).
-func serveHTTP(ctx context.Context, cfg *config, db *source.DB, srv *mcp.Server, log zerolog.Logger, start func() *zerolog.Event) error {
+func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, log zerolog.Logger, start func() *zerolog.Event) error {
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
@@ -332,7 +335,7 @@ func serveHTTP(ctx context.Context, cfg *config, db *source.DB, srv *mcp.Server,
 
 	s := &httpServer{
 		log:      log,
-		db:       db,
+		ready:    ready,
 		tokens:   cfg.tokens,
 		allow:    newAllowlist(bindHost, port, tlsConfig != nil, cfg.hosts, cfg.origins),
 		maxBody:  cfg.maxBodyBytes,
@@ -646,6 +649,21 @@ func (s *httpServer) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 	defer cancel()
+	if s.ready != nil {
+		note, err := s.ready(ctx)
+		if err != nil {
+			s.log.Warn().Str("event", "not_ready").Str("error", err.Error()).Send()
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if note != "" {
+			fmt.Fprintf(w, "ok: %s\n", note)
+			return
+		}
+		io.WriteString(w, "ok\n")
+		return
+	}
 	if _, err := s.db.Catalog(ctx, "SELECT 1"); err != nil {
 		s.log.Warn().Str("event", "not_ready").Str("error", err.Error()).Send()
 		if ue := new(source.UnavailableError); errors.As(err, &ue) {

@@ -36,7 +36,6 @@ import (
 	"github.com/sqlmcp/sqlmcp"
 	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/source"
-	"github.com/sqlmcp/sqlmcp/sources"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -358,43 +357,39 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	level, _ := zerolog.ParseLevel(cfg.logLevel)
 	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
 
-	f := cfg.sources
-	if f == nil {
-		var err error
-		if f, err = demoSource(cfg); err != nil {
-			return err
+	set, err := startSources(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer set.Close()
+	srcs := set.Sources()
+	var limits sqlmcp.Limits // the longest timeout, for stdio's wait
+	for _, src := range srcs {
+		if l := src.Config.Limits.WithDefaults(); l.Timeout > limits.Timeout {
+			limits = l
 		}
 	}
-	if len(f.Sources) > 1 {
-		return usagef("%d databases: this build serves one at a time", len(f.Sources))
-	}
-	src := f.Sources[0]
-	db, cat, report := sources.Open(ctx, src)
-	if err := report.Err(); err != nil {
-		return usageError{err}
-	}
-	defer db.Close()
-	for _, p := range report.Warnings() {
-		log.Warn().Str("event", p.Kind).Str("database", src.Name).Msg(p.Msg)
-	}
-	limits := db.Limits()
 	start := func() *zerolog.Event {
-		e := log.Info().Str("event", "start").Str("version", buildVersion()).
-			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
-			Str("annotations", src.Annotations).Strs("schemas", src.Schemas).
-			Strs("guard", report.Guard)
-		if report.Role != "" {
-			e = e.Str("role", report.Role)
+		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo)
+		if len(srcs) > 1 {
+			return e.Strs("databases", set.Names())
 		}
-		return e.Int("tables", report.Tables).
-			Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
-			Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
+		src, r := srcs[0].Config, srcs[0].Report()
+		l := src.Limits.WithDefaults()
+		e = e.Str("engine", string(r.Engine)).Str("database", r.Database).
+			Str("annotations", src.Annotations).Strs("schemas", src.Schemas).Strs("guard", r.Guard)
+		if r.Role != "" {
+			e = e.Str("role", r.Role)
+		}
+		return e.Int("tables", r.Tables).
+			Dur("timeout", l.Timeout).Int("max_rows", l.MaxRows).Int("max_rows_limit", l.MaxRowsLimit).
+			Int("max_bytes", l.MaxBytes).Int("max_cell_bytes", l.MaxCellBytes).
 			Int("max_concurrency", src.MaxConcurrency)
 	}
 
-	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion(), MaxConcurrency: src.MaxConcurrency})
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion()})
 	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, db, srv, log, start)
+		return serveHTTP(ctx, cfg, set.Ready, srv, log, start)
 	}
 	if len(cfg.httpNotes) > 0 {
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
@@ -404,7 +399,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	// wait --timeout for its turn, then run for --timeout.
 	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
 	t := &mcp.IOTransport{Reader: rw, Writer: rw}
-	err := srv.Run(ctx, t)
+	err = srv.Run(ctx, t)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return err
 	}

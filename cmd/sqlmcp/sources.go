@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
 
 	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/demo"
+	"github.com/sqlmcp/sqlmcp/sources"
 )
 
 // dbList is --db, which may be given once (a path or URL, as always) or
@@ -97,4 +103,75 @@ func loadSources(cfg *config, fs *flag.FlagSet, getenv func(string) string) (*co
 		return nil, usageError{err}
 	}
 	return f, nil
+}
+
+// startSources opens cfg's databases at once, logging what was checked
+// and found for each (and for each later try), and returns them as a set
+// to serve. A database that is down does not stop the others: it is tried
+// again by later calls. One that answers with a problem it does not
+// tolerate stops the server, as does the only database being down.
+func startSources(ctx context.Context, cfg *config, log zerolog.Logger) (*sources.Set, error) {
+	f := cfg.sources
+	if f == nil {
+		var err error
+		if f, err = demoSource(cfg); err != nil {
+			return nil, err
+		}
+	}
+	started := false
+	var mu sync.Mutex
+	set := sources.New(f, func(r *sources.Report) {
+		mu.Lock()
+		defer mu.Unlock()
+		if started || len(f.Sources) > 1 {
+			logReport(log, r)
+		}
+	})
+	reports := set.Start(ctx)
+	mu.Lock()
+	started = true
+	mu.Unlock()
+	var fatal []string
+	for _, r := range reports {
+		if err := r.Err(); err != nil && (r.Unavailable == "" || len(reports) == 1) {
+			fatal = append(fatal, err.Error())
+		}
+	}
+	if len(fatal) > 0 {
+		set.Close()
+		return nil, usageError{errors.New(strings.Join(fatal, "\n"))}
+	}
+	if len(reports) == 1 {
+		for _, p := range reports[0].Warnings() {
+			log.Warn().Str("event", p.Kind).Str("database", reports[0].Name).Msg(p.Msg)
+		}
+	}
+	return set, nil
+}
+
+// logReport logs one try to open a source: what was checked and found,
+// each warning, or why it cannot be served.
+func logReport(log zerolog.Logger, r *sources.Report) {
+	if r.Unavailable != "" {
+		log.Error().Str("event", "source").Str("database", r.Name).Str("unavailable", r.Unavailable).
+			Msg("this database cannot be reached; its calls say so, and it is tried again on the next")
+		return
+	}
+	if err := r.Err(); err != nil {
+		log.Error().Str("event", "source").Str("database", r.Name).Str("error", err.Error()).
+			Msg("this database is not served until its problems are fixed")
+		return
+	}
+	l := r.Limits
+	e := log.Info().Str("event", "source").Str("database", r.Name).Str("engine", string(r.Engine)).
+		Str("url", r.Database).Strs("guard", r.Guard).Int("tables", r.Tables).Strs("schemas", r.Schemas).
+		Dur("timeout", l.Timeout).Int("max_rows", l.MaxRows).Int("max_rows_limit", l.MaxRowsLimit).
+		Int("max_bytes", l.MaxBytes).Int("max_cell_bytes", l.MaxCellBytes)
+	if r.Role != "" {
+		e = e.Str("role", r.Role)
+	}
+	e.Send()
+	for _, p := range r.Warnings() {
+		log.Warn().Str("event", p.Kind).Str("database", r.Name).Msg(p.Msg)
+	}
 }

@@ -1,0 +1,67 @@
+package sources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Ready says whether the set can answer, for /readyz: each source is
+// asked for a guarded SELECT 1 within ctx (a source not open is tried
+// now), and is not ready when it does not answer or when queries the
+// database did not stop hold all its turns. With one source, its state is
+// the answer, as it always was: an error when it is not ready, and a
+// note of queries left running. With several, the set is ready when one
+// source is, and the note says how each is; the error, when none is,
+// names each.
+func (s *Set) Ready(ctx context.Context) (note string, err error) {
+	states := make([]error, len(s.list))
+	notes := make([]string, len(s.list))
+	var wg sync.WaitGroup
+	for i, src := range s.list {
+		wg.Go(func() { notes[i], states[i] = src.ready(ctx) })
+	}
+	wg.Wait()
+	if len(s.list) == 1 {
+		return notes[0], states[0]
+	}
+	var parts []string
+	ready := 0
+	for i, src := range s.list {
+		switch {
+		case states[i] != nil:
+			parts = append(parts, src.Config.Name+" not ready: "+strings.TrimPrefix(states[i].Error(), "database "+src.Config.Name+" is unavailable: "))
+		case notes[i] != "":
+			ready++
+			parts = append(parts, src.Config.Name+" ok: "+notes[i])
+		default:
+			ready++
+			parts = append(parts, src.Config.Name+" ok")
+		}
+	}
+	if ready == 0 {
+		return "", errors.New(strings.Join(parts, "; "))
+	}
+	return strings.Join(parts, "; "), nil
+}
+
+// ready is one source's readiness.
+func (src *Source) ready(ctx context.Context) (string, error) {
+	db, _, err := src.Open(ctx)
+	if err != nil {
+		return "", err
+	}
+	if _, err := db.Catalog(ctx, "SELECT 1"); err != nil {
+		return "", fmt.Errorf("the database did not answer: %w", err)
+	}
+	left, _ := db.LeftRunning()
+	switch max := src.Config.MaxConcurrency; {
+	case left > 0 && max > 0 && left >= max:
+		return "", fmt.Errorf("every turn is held by %d queries the database did not stop", left)
+	case left > 0:
+		return fmt.Sprintf("%d queries the database did not stop are still running", left), nil
+	}
+	return "", nil
+}
