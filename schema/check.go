@@ -53,17 +53,6 @@ func (e *CheckError) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-// Errors are the problems that are not warnings.
-func (e *CheckError) Errors() []Problem {
-	var out []Problem
-	for _, p := range e.Problems {
-		if !p.Warning {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // quickCheckTime bounds SQLite's quick_check at start: a big file is
 // checked as far as this allows, and says so.
 const quickCheckTime = 5 * time.Second
