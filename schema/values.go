@@ -120,8 +120,8 @@ func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex
 	ix := &valueIndex{tables: tables, values: map[*Column][]string{}, words: map[*Column]map[string]bool{}}
 	read := 0
 	for _, t := range tables {
-		if t.Kind == "virtual" {
-			continue
+		if t.Kind == "virtual" || t.Unreadable != "" {
+			continue // each query would fail
 		}
 		for i := range t.Columns {
 			col := &t.Columns[i]

@@ -71,6 +71,9 @@ func (s *server) resolve(ctx context.Context, in columnIn) (*schema.Table, *sche
 	if t.Broken != "" {
 		return nil, nil, fmt.Errorf("%s %s is broken and cannot be read: %s", t.Kind, displayName(t.Name), t.Broken)
 	}
+	if t.Unreadable != "" {
+		return nil, nil, fmt.Errorf("%s %s cannot be read: %s; ask for another table", t.Kind, displayName(t.Name), t.Unreadable)
+	}
 	c, err := t.Column(in.Column)
 	if err != nil {
 		return nil, nil, err
