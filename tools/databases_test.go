@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
@@ -202,5 +203,32 @@ func TestToolListSameForManySources(t *testing.T) {
 	t.Logf("tools/list: %d bytes with 1 database, %d with 10", one, ten)
 	if one != ten {
 		t.Errorf("tools/list is %d bytes with 1 database and %d with 10", one, ten)
+	}
+}
+
+// TestUnreadableTables: on PostgreSQL, the tables the role may not read
+// are marked where the model reads about them, and the value tools say so
+// instead of failing on a permission error.
+func TestUnreadableTables(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, `CREATE SCHEMA sales; CREATE TABLE sales.orders (id int, city text); CREATE TABLE secrets (id int, code text)`)
+	_, roleDSN := dbtest.PostgresRole(t, dsn, `GRANT USAGE ON SCHEMA public TO {{role}}; GRANT SELECT ON customers TO {{role}}`)
+	cs := serve(t, dbtest.Open(t, roleDSN, nil), zerolog.Nop())
+	got, _ := callDB(t, cs, "list_tables", nil)
+	for _, want := range []string{"- sales.orders (table, rows unknown, 2 columns) [cannot be read: the role has no USAGE on schema sales]",
+		"- secrets (table, rows unknown, 2 columns) [cannot be read: the role has no SELECT on it]", `"unreadable": "the role has no SELECT on it"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("list_tables lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "customers (table, rows unknown") {
+		t.Errorf("customers is readable, so counted:\n%s", got)
+	}
+	if got, _ := callDB(t, cs, "describe_table", map[string]any{"table": "secrets"}); !strings.Contains(got, "cannot be read: the role has no SELECT on it; a query on it fails") {
+		t.Errorf("describe_table secrets:\n%s", got)
+	}
+	if got, isErr := callDB(t, cs, "sample_values", map[string]any{"table": "sales.orders", "column": "city"}); !isErr ||
+		!strings.Contains(got, "table sales.orders cannot be read: the role has no USAGE on schema sales; ask for another table") {
+		t.Errorf("sample_values sales.orders: %q", got)
 	}
 }
