@@ -61,7 +61,7 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 	wg.Wait()
 
 	errs, warnings := 0, 0
-	for _, r := range reports {
+	for i, r := range reports {
 		fmt.Fprintf(stdout, "\ndatabase %s", r.Name)
 		if r.Engine != "" {
 			fmt.Fprintf(stdout, " (%s, %s)", r.Engine, r.Database)
@@ -78,8 +78,8 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 			printItem(stdout, "role", r.Role)
 		}
 		l := r.Limits
-		printItem(stdout, "limits", fmt.Sprintf("timeout %s, max_rows %d, max_rows_limit %d, max_bytes %d, max_cell_bytes %d",
-			l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes, l.MaxCellBytes))
+		printItem(stdout, "limits", fmt.Sprintf("timeout %s, max_rows %d, max_rows_limit %d, max_bytes %d, max_cell_bytes %d, max_concurrency %d",
+			l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes, l.MaxCellBytes, f.Sources[i].MaxConcurrency))
 		found := fmt.Sprintf("%d tables and views", r.Tables)
 		if len(r.Schemas) > 0 {
 			found += " in schemas " + strings.Join(r.Schemas, ", ")

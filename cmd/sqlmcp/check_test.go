@@ -51,7 +51,7 @@ func TestCheckGood(t *testing.T) {
 	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runCheck(t, map[string]string{"SHOP_PASSWORD": "not-needed-under-trust"}, "--config", file)
+	out, err := runCheck(t, map[string]string{"SHOP_PASSWORD": "not-needed-under-trust", "SQLMCP_CONFIG": file})
 	if err != nil {
 		t.Fatalf("check: %v\n%s", err, out)
 	}
@@ -62,7 +62,7 @@ func TestCheckGood(t *testing.T) {
 		"database shop (sqlite, ",
 		"  parser: sqlite compiler and authorizer: one read-only statement\n",
 		"  engine: read-only open, query_only, no ATTACH\n",
-		"  limits: timeout 15s, max_rows 20, max_rows_limit 1000, max_bytes 262144, max_cell_bytes 2048\n",
+		"  limits: timeout 15s, max_rows 20, max_rows_limit 1000, max_bytes 262144, max_cell_bytes 2048, max_concurrency 8\n",
 		"  found: 7 tables and views\n",
 		"database shop_pg (postgres, ",
 		"  parser: postgresql parser (pg_query): one SELECT, safe functions only\n",
