@@ -55,7 +55,7 @@ const noModel = "no model to ask: set ANTHROPIC_API_KEY for Claude, or OPENAI_AP
 
 // serveFlags are serve's flags that ask takes too and hands to the server
 // it starts.
-var serveFlags = []string{"db", "demo", "annotations", "descriptions", "schema", "require-readonly-role", "cache-dir", "timeout",
+var serveFlags = []string{"db", "config", "demo", "annotations", "descriptions", "schema", "require-readonly-role", "cache-dir", "timeout",
 	"max-rows", "max-rows-limit", "max-bytes", "max-cell-bytes", "max-concurrency", "log-level"}
 
 // tableRows is how many rows of the result ask prints.
@@ -98,6 +98,7 @@ type askConfig struct {
 	trace, cache, chart      string
 	question                 string // "" for questions from stdin
 	notes, name              string // --notes: DIR/<name>/ holds the database's notes
+	database                 string // every tool call's database, on a server of several
 
 	newModel func() agent.Model // the model, worked out by parseAsk
 }
@@ -122,6 +123,7 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 	fs.StringVar(&cfg.trace, "trace", "", "write every model and tool call to this file as JSON lines, with tokens and timing (SQLMCP_TRACE)")
 	fs.StringVar(&cfg.cache, "cache", "", "keep model replies in this directory, so asking again makes no model calls (SQLMCP_CACHE)")
 	fs.StringVar(&cfg.notes, "notes", "", "the notes sqlmcp learn and sqlmcp explore wrote, one DIR/<name>/ per database: the agent reads this database's (SQLMCP_NOTES)")
+	fs.StringVar(&cfg.database, "database", "", "on a server of several databases, the one to ask: every tool call names it (SQLMCP_DATABASE)")
 	fs.StringVar(&cfg.name, "name", "", "--notes: the database's name there (SQLMCP_NAME; default: the SQLite file's name without extension, the PostgreSQL database's name, or demo)")
 	fs.StringVar(&cfg.chart, "chart", "", "draw the result as a bar or line chart into this .svg or .png file (SQLMCP_CHART)")
 
@@ -190,8 +192,8 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 			return nil, usagef("--token is for --server")
 		}
 		db, demo := sfs.Lookup("db").Value.String(), sfs.Lookup("demo").Value.String() == "true"
-		if db == "" && !demo {
-			return nil, usagef("no database: pass --db PATH (or set SQLMCP_DB), --demo for the bundled demo, or --server URL for a running sqlmcp serve --http")
+		if db == "" && !demo && sfs.Lookup("config").Value.String() == "" {
+			return nil, usagef("no database: pass --db PATH (or set SQLMCP_DB), --config FILE, --demo for the bundled demo, or --server URL for a running sqlmcp serve --http")
 		}
 		env := map[string]string{}
 		fs.Visit(func(f *flag.Flag) {
@@ -382,6 +384,9 @@ func ask(ctx context.Context, cfg *askConfig, stdin io.Reader, stdout, stderr io
 // stdio, or connects to --server over streamable HTTP.
 func connectServer(ctx context.Context, cfg *askConfig, p *progress) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "sqlmcp-ask", Version: buildVersion()}, nil)
+	if cfg.database != "" {
+		client.AddSendingMiddleware(withDatabase(cfg.database))
+	}
 	if cfg.serverURL != "" {
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		var rt http.RoundTripper = base

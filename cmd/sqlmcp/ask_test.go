@@ -209,7 +209,7 @@ func TestAskStartErrors(t *testing.T) {
 		{"anthropic without a key", []string{"--db", path, "--provider", "anthropic", "q"}, key, "no model to ask: set ANTHROPIC_API_KEY"},
 		{"unknown provider", []string{"--db", path, "--provider", "llama", "q"}, key, `--provider "llama": use anthropic or openai`},
 		{"endpoint without a model", []string{"--db", path, "--base-url", "http://localhost:11434/v1", "q"}, nil, "name the model that server runs with --model"},
-		{"no database", []string{"q"}, key, "no database: pass --db PATH (or set SQLMCP_DB), --demo for the bundled demo, or --server URL"},
+		{"no database", []string{"q"}, key, "no database: pass --db PATH (or set SQLMCP_DB), --config FILE, --demo for the bundled demo, or --server URL"},
 		{"db and demo", []string{"--db", path, "--demo", "q"}, key, "give --db or --demo, not both"},
 		{"server and db", []string{"--server", "http://127.0.0.1:1/mcp", "--db", path, "q"}, key, "--db is for the server ask starts"},
 		{"token without server", []string{"--db", path, "--token", "abc", "q"}, key, "--token is for --server"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	conf "github.com/sqlmcp/sqlmcp/config"
@@ -20,8 +22,44 @@ import (
 // several times (NAME=URL each).
 type dbList []string
 
-func (l *dbList) String() string     { return strings.Join(*l, ",") }
-func (l *dbList) Set(v string) error { *l = append(*l, v); return nil }
+// String joins the values a line each, as SQLMCP_DB may hold them.
+func (l *dbList) String() string { return strings.Join(*l, "\n") }
+
+// Set adds v, a value a line.
+func (l *dbList) Set(v string) error {
+	for _, line := range strings.Split(v, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			*l = append(*l, line)
+		}
+	}
+	return nil
+}
+
+// withDatabase makes every tool call a client sends name database, for a
+// client of a server of several databases that asks about one.
+func withDatabase(database string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			p, ok := req.GetParams().(*mcp.CallToolParams)
+			if !ok || method != "tools/call" {
+				return next(ctx, method, req)
+			}
+			args := map[string]any{}
+			if p.Arguments != nil {
+				raw, err := json.Marshal(p.Arguments)
+				if err != nil {
+					return nil, fmt.Errorf("encoding the arguments of %s: %w", p.Name, err)
+				}
+				if err := json.Unmarshal(raw, &args); err != nil {
+					return nil, fmt.Errorf("the arguments of %s are not an object: %w", p.Name, err)
+				}
+			}
+			args["database"] = database
+			p.Arguments = args // the caller's own params, made for this call
+			return next(ctx, method, req)
+		}
+	}
+}
 
 // perDatabaseFlags are serve's flags that speak of one database: with a
 // configuration file, or several --db, they are written per source.

@@ -87,3 +87,26 @@ func TestServeConfigFailsClosed(t *testing.T) {
 		t.Errorf("no warning for the tolerated annotations:\n%s", s.log)
 	}
 }
+
+// TestAskDatabase: ask --database on a server of several databases asks
+// about that one: every tool call the model makes names it.
+func TestAskDatabase(t *testing.T) {
+	fake := newFakeOpenAI(t)
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.db")
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "sqlmcp.yaml")
+	text := "sources:\n  - name: shop\n    url: " + dbtest.SQLiteFile(t) + "\n  - name: empty\n    url: " + other + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := runAsk(t, nil, "", append(fakeFlags(fake), "--config", file, "--database", "shop", citiesQuestion)...)
+	if err != nil || stdout != citiesAnswer {
+		t.Errorf("got %v\n%s\nwant\n%s\nstderr: %s", err, stdout, citiesAnswer, stderr)
+	}
+	if seen := seenLog(fake); !strings.Contains(seen, "step 1 after: 7 tables and views:") {
+		t.Errorf("the model did not see shop's tables:\n%s", seen)
+	}
+}
