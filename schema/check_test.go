@@ -6,11 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // problems runs Check and returns what it found, one line each.
@@ -193,5 +196,32 @@ func TestCheckCorruptSQLite(t *testing.T) {
 	got := problems(t, cat)
 	if len(got) != 1 || !strings.HasPrefix(got[0], "corrupt: the file is damaged: ") || !strings.HasSuffix(got[0], "restore it from a backup, or recover what is left with sqlite3 FILE .recover | sqlite3 NEW.db") {
 		t.Errorf("problems = %q", got)
+	}
+}
+
+// TestCheckBigSQLiteBounded: quick_check stops at the timeout on a file
+// too big to check in it, and says the file was checked in part.
+func TestCheckBigSQLiteBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) INSERT INTO t SELECT hex(randomblob(40)) FROM n"} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	db := dbtest.Open(t, path, &source.Options{Limits: sqlmcp.Limits{Timeout: 20 * time.Millisecond}})
+	cat, err := schema.New(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := problems(t, cat)
+	want := "warning corrupt: PRAGMA quick_check did not finish within 20ms, so the file was checked only in part; run sqlite3 FILE 'PRAGMA quick_check' once to check it whole"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("problems = %q, want %q", got, want)
 	}
 }
