@@ -19,28 +19,21 @@ func TestExplain(t *testing.T) {
 	sec := func(a, b float64) (time.Duration, time.Duration) {
 		return time.Duration(a * float64(time.Second)), time.Duration(b * float64(time.Second))
 	}
-	cases := []struct {
+	type tc struct {
 		c    call
 		want bool
-	}{
+	}
+	cases := []tc{
 		{call{kind: "client cancel", cancelled: true}, true},
 		{call{kind: "tool error", msg: "the query ran longer than the Ns timeout", runaway: true}, true},
 		{call{kind: "tool error", msg: "permission denied", runaway: true}, false},
 		{call{kind: "client cancel"}, false},
 	}
-	for _, w := range [][2]float64{{19.5, 20.1}, {21, 21.1}, {23.5, 23.9}} {
+	// In a restart's window or its grace: explained; across a kill or
+	// anywhere else: not.
+	for _, w := range [][3]float64{{19.5, 20.1, 1}, {21, 21.1, 1}, {23.5, 23.9, 1}, {9.9, 10.1, 0}, {24.5, 24.6, 0}, {5, 6, 0}} {
 		a, b := sec(w[0], w[1])
-		cases = append(cases, struct {
-			c    call
-			want bool
-		}{call{kind: "tool error", msg: "the database is unavailable", start: a, end: b}, true})
-	}
-	for _, w := range [][2]float64{{9.9, 10.1}, {24.5, 24.6}, {5, 6}} {
-		a, b := sec(w[0], w[1])
-		cases = append(cases, struct {
-			c    call
-			want bool
-		}{call{kind: "tool error", msg: "terminating connection", start: a, end: b}, false})
+		cases = append(cases, tc{call{kind: "tool error", msg: "the database is unavailable", start: a, end: b}, w[2] == 1})
 	}
 	for _, c := range cases {
 		if got := s.explain(c.c) != ""; got != c.want {
