@@ -261,7 +261,10 @@ func pgReason(dsn string, err error) string {
 	var ce *pgconn.ConnectError
 	msg := err.Error()
 	var pe *pgconn.PgError
+	var np *errNotPostgres
 	switch {
+	case errors.As(err, &np):
+		return np.msg // the same for every address and TLS attempt
 	case errors.As(err, &pe):
 		msg = pe.Message
 	case errors.As(err, &ce) && ce.Unwrap() != nil:
