@@ -109,12 +109,12 @@ func (c *Catalog) quickCheck(ctx context.Context) []Problem {
 		return []Problem{{Kind: "corrupt", Msg: "the file is damaged: PRAGMA quick_check failed: " + err.Error(), Fix: corruptFix}}
 	case err != nil:
 		return []Problem{{Kind: "corrupt", Msg: "PRAGMA quick_check failed: " + err.Error(), Fix: "check that the file is a SQLite database sqlmcp may read"}}
-	case len(rows) == 1 && str(rows[0][0]) == "ok":
+	case len(rows) == 1 && cellText(rows[0][0]) == "ok":
 		return nil
 	}
 	var found []string
 	for _, r := range rows {
-		for _, line := range strings.Split(str(r[0]), "\n") {
+		for _, line := range strings.Split(cellText(r[0]), "\n") {
 			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "***") {
 				found = append(found, line)
 			}
@@ -142,9 +142,9 @@ func (c *Catalog) checkSchemas(ctx context.Context, tables []*Table) ([]Problem,
 	usable := map[string]bool{}
 	role := "current_user"
 	for _, r := range rows {
-		schemas = append(schemas, str(r[0]))
-		usable[str(r[0])], _ = r[1].(bool)
-		role = IdentifierQuote(str(r[2]))
+		schemas = append(schemas, cellText(r[0]))
+		usable[cellText(r[0])], _ = r[1].(bool)
+		role = IdentifierQuote(cellText(r[2]))
 	}
 	count := map[string]int{}
 	for _, t := range tables {
@@ -222,4 +222,17 @@ func IsCheckError(err error) (*CheckError, bool) {
 	var ce *CheckError
 	ok := errors.As(err, &ce)
 	return ce, ok
+}
+
+// cellText is a catalog cell as text; "" for NULL.
+func cellText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	}
+	return fmt.Sprint(v)
 }

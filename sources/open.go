@@ -19,6 +19,8 @@ import (
 	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/builtin"
+	"github.com/sqlmcp/sqlmcp/source/postgres"
 )
 
 // Report is what opening and checking one source found: what sqlmcp can
@@ -79,30 +81,29 @@ func (r *Report) Warnings() []Problem {
 	return out
 }
 
-// Guard layers, as the start log and sqlmcp check name them.
-var (
-	sqliteGuard   = []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
-	postgresGuard = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
-)
+// Engines are the engines a source may be opened with: the built-in
+// ones, PostgreSQL with the source's budgets.
+func Engines(cfg *config.Source) []source.Engine {
+	return builtin.Engines(&postgres.Engine{WorkMem: cfg.PGWorkMem, TempFileLimit: cfg.PGTempFileLimit})
+}
 
-// Open opens the source cfg describes and checks it (see the package
-// doc). It returns the database and its catalog ready to serve, or nil
-// when the report's Err says why not; the report is never nil.
-func Open(ctx context.Context, cfg *config.Source) (*source.DB, *schema.Catalog, *Report) {
+// Open opens the source cfg describes with the first of engines that
+// claims it (nil: Engines) and checks it (see the package doc). It returns
+// the database and its catalog ready to serve, or nil when the report's
+// Err says why not; the report is never nil.
+func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) []source.Engine) (*source.DB, *schema.Catalog, *Report) {
+	if engines == nil {
+		engines = Engines
+	}
 	r := &Report{Name: cfg.Name, Limits: cfg.Limits.WithDefaults()}
 	// Room for every allowed call plus the catalog and /readyz.
 	db, err := source.Open(ctx, cfg.URL, &source.Options{Limits: cfg.Limits, MaxConns: max(8, cfg.MaxConcurrency+2),
-		AllowExtensions: cfg.AllowExtensions, AllowFunctions: cfg.AllowFunctions,
-		PostgresWorkMem: cfg.PGWorkMem, PostgresTempFileLimit: cfg.PGTempFileLimit})
+		AllowExtensions: cfg.AllowExtensions, AllowFunctions: cfg.AllowFunctions, Engines: engines(cfg)})
 	if err != nil {
 		r.Unavailable = err.Error()
 		return nil, nil, r
 	}
-	r.Engine, r.Database, r.Limits = db.Dialect(), db.Name(), db.Limits()
-	r.Guard = sqliteGuard
-	if db.Dialect() == sqlmcp.Postgres {
-		r.Guard = postgresGuard
-	}
+	r.Engine, r.Database, r.Limits, r.Guard = db.Dialect(), db.Name(), db.Limits(), db.Guard()
 	cat, err := check(ctx, db, cfg, r)
 	if err != nil {
 		r.Unavailable = err.Error()
@@ -152,11 +153,8 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 			return nil, err
 		}
 	}
-	if w := db.BudgetWarning(); w != "" {
-		r.add("budget", "", w, false)
-	}
-	if w := db.JournalWarning(); w != "" {
-		r.add("journal", "", w, false)
+	for _, w := range db.Warnings() {
+		r.add(w.Event, "", w.Message, false)
 	}
 	return cat, nil
 }
@@ -174,7 +172,10 @@ func checkRole(ctx context.Context, db *source.DB, cfg *config.Source, r *Report
 		return nil
 	}
 	r.Role = "could write: " + strings.Join(found, "; ")
-	fix := source.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName(), r.Schemas...)
+	fix := db.ReadOnlyRoleSQL("sqlmcp_ro")
+	if db.Dialect() == sqlmcp.Postgres {
+		fix = postgres.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName(), r.Schemas...) // naming the schemas found
+	}
 	msg := "the role could write (" + strings.Join(found, "; ") + "); sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds, e.g. one made by:\n" + fix
 	if cfg.RequireReadonlyRole {
 		msg = "require_readonly_role: the role could write (" + strings.Join(found, "; ") + "); connect as a read-only role, e.g. one made by:\n" + fix

@@ -31,23 +31,35 @@ type Set struct {
 type Source struct {
 	Config *config.Source
 
-	mu     sync.Mutex
-	db     *source.DB
-	cat    *schema.Catalog
-	report *Report
-	err    error         // why the last try failed; nil once open
-	tried  time.Time     // when the last try ended
-	trying chan struct{} // closed when the try running now ends; nil when none runs
-	opened func(*Report) // called after each try, for the log
+	mu      sync.Mutex
+	db      *source.DB
+	cat     *schema.Catalog
+	report  *Report
+	err     error         // why the last try failed; nil once open
+	tried   time.Time     // when the last try ended
+	trying  chan struct{} // closed when the try running now ends; nil when none runs
+	opened  func(*Report) // called after each try, for the log
+	engines func(*config.Source) []source.Engine
 }
 
-// New makes the set of f's sources, opening none yet. opened, if not
-// nil, is called with the report of every try to open a source, from the
-// goroutine that tried.
-func New(f *config.File, opened func(*Report)) *Set {
+// Options configure New. The zero value, and nil, mean the defaults.
+type Options struct {
+	// Opened, if not nil, is called with the report of every try to open
+	// a source, from the goroutine that tried.
+	Opened func(*Report)
+	// Engines are the engines a source may be opened with. Default
+	// Engines.
+	Engines func(*config.Source) []source.Engine
+}
+
+// New makes the set of f's sources, opening none yet.
+func New(f *config.File, opts *Options) *Set {
+	if opts == nil {
+		opts = &Options{}
+	}
 	s := &Set{byName: map[string]*Source{}}
 	for _, c := range f.Sources {
-		src := &Source{Config: c, opened: opened}
+		src := &Source{Config: c, opened: opts.Opened, engines: opts.Engines}
 		s.list = append(s.list, src)
 		s.byName[c.Name] = src
 	}
@@ -159,7 +171,7 @@ func (src *Source) try(ctx context.Context, done chan struct{}) {
 	// The try outlives the call that started it, bounded by the source's
 	// timeout: another call may be waiting for it.
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*src.Config.Limits.WithDefaults().Timeout)
-	db, cat, r := Open(tctx, src.Config)
+	db, cat, r := Open(tctx, src.Config, src.engines)
 	cancel()
 
 	src.mu.Lock()

@@ -25,7 +25,7 @@ func TestSourceDownAtStart(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var reports []*sources.Report
-	set := sources.New(f, func(r *sources.Report) { mu.Lock(); reports = append(reports, r); mu.Unlock() })
+	set := sources.New(f, &sources.Options{Opened: func(r *sources.Report) { mu.Lock(); reports = append(reports, r); mu.Unlock() }})
 	defer set.Close()
 	start := set.Start(t.Context())
 	if start[0].Err() != nil || start[0].Tables != 7 {

@@ -35,7 +35,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	conf "github.com/sqlmcp/sqlmcp/config"
-	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/postgres"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -243,8 +243,8 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
 	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
-	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", source.DefaultPostgresWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
-	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", source.DefaultPostgresTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
+	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", postgres.DefaultWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
+	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", postgres.DefaultTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
 	fs.StringVar(&cfg.http, "http", "", "serve MCP over streamable HTTP at /mcp on this host:port, usually 127.0.0.1:8080, instead of stdio (SQLMCP_HTTP)")
 	fs.StringVar(&cfg.authTokenFile, "auth-token-file", "", "HTTP: a file of bearer tokens clients must send, one per line; blank lines and # comments are skipped (SQLMCP_AUTH_TOKEN_FILE)")
 	fs.StringVar(&cfg.authTokens, "auth-tokens", "", "HTTP: bearer tokens, comma-separated; prefer the environment variable or --auth-token-file, since a flag's value shows in ps (SQLMCP_AUTH_TOKENS)")

@@ -158,13 +158,13 @@ func startSources(ctx context.Context, cfg *config, log zerolog.Logger) (*source
 	}
 	started := false
 	var mu sync.Mutex
-	set := sources.New(f, func(r *sources.Report) {
+	set := sources.New(f, &sources.Options{Opened: func(r *sources.Report) {
 		mu.Lock()
 		defer mu.Unlock()
 		if started || len(f.Sources) > 1 {
 			logReport(log, r)
 		}
-	})
+	}})
 	reports := set.Start(ctx)
 	mu.Lock()
 	started = true
