@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/sqlmcp/sqlmcp"
 )
 
 // Problem is one thing Check found wrong with how a database is set up
@@ -67,12 +65,9 @@ const quickCheckTime = 5 * time.Second
 // *CheckError listing every problem, or the error that stopped it reading
 // the catalog.
 func (c *Catalog) Check(ctx context.Context) error {
-	var problems []Problem
-	if c.db.Dialect() == sqlmcp.SQLite {
-		problems = append(problems, c.quickCheck(ctx)...)
-		if len(problems) > 0 && !problems[0].Warning {
-			return &CheckError{Problems: problems} // a corrupt file's catalog may not read
-		}
+	problems := c.integrity(ctx)
+	if len(problems) > 0 && !problems[0].Warning {
+		return &CheckError{Problems: problems} // a damaged file's catalog may not read
 	}
 	tables, err := c.Tables(ctx)
 	if err != nil {
@@ -82,13 +77,11 @@ func (c *Catalog) Check(ctx context.Context) error {
 	all := append(slices.Clone(tables), c.hidden...)
 	c.mu.Unlock()
 	sortTables(all)
-	if c.db.Dialect() == sqlmcp.Postgres {
-		p, err := c.checkSchemas(ctx, all)
-		if err != nil {
-			return err
-		}
-		problems = append(problems, p...)
+	p, err := c.checkSchemas(ctx, all)
+	if err != nil {
+		return err
 	}
+	problems = append(problems, p...)
 	problems = append(problems, c.notes.check(all)...)
 	if len(problems) > 0 {
 		return &CheckError{Problems: problems}
@@ -96,32 +89,28 @@ func (c *Catalog) Check(ctx context.Context) error {
 	return nil
 }
 
-// quickCheck runs PRAGMA quick_check, bounded in time.
-func (c *Catalog) quickCheck(ctx context.Context) []Problem {
-	ctx, cancel := context.WithTimeout(ctx, min(quickCheckTime, c.db.Limits().Timeout))
+// integrity runs the engine's check of its storage (SQLite's
+// quick_check), bounded in time.
+func (c *Catalog) integrity(ctx context.Context) []Problem {
+	bound := min(quickCheckTime, c.db.Limits().Timeout)
+	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	rows, err := c.db.Catalog(ctx, "SELECT quick_check FROM pragma_quick_check LIMIT 5")
+	found, checked, err := c.db.Integrity(ctx)
 	switch {
+	case !checked:
+		return nil
 	case err != nil && ctx.Err() != nil:
-		return []Problem{{Kind: "corrupt", Warning: true, Msg: fmt.Sprintf("PRAGMA quick_check did not finish within %s, so the file was checked only in part", min(quickCheckTime, c.db.Limits().Timeout)),
+		return []Problem{{Kind: "corrupt", Warning: true, Msg: fmt.Sprintf("PRAGMA quick_check did not finish within %s, so the file was checked only in part", bound),
 			Fix: "run sqlite3 FILE 'PRAGMA quick_check' once to check it whole"}}
 	case err != nil && (strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "not a database")):
 		return []Problem{{Kind: "corrupt", Msg: "the file is damaged: PRAGMA quick_check failed: " + err.Error(), Fix: corruptFix}}
 	case err != nil:
 		return []Problem{{Kind: "corrupt", Msg: "PRAGMA quick_check failed: " + err.Error(), Fix: "check that the file is a SQLite database sqlmcp may read"}}
-	case len(rows) == 1 && cellText(rows[0][0]) == "ok":
+	case len(found) == 0:
 		return nil
 	}
-	var found []string
-	for _, r := range rows {
-		for _, line := range strings.Split(cellText(r[0]), "\n") {
-			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "***") {
-				found = append(found, line)
-			}
-		}
-	}
 	if len(found) > 3 {
-		found = append(found[:3], fmt.Sprintf("and %d more", len(found)-3))
+		found = append(found[:3:3], fmt.Sprintf("and %d more", len(found)-3))
 	}
 	return []Problem{{Kind: "corrupt", Msg: "the file is damaged: PRAGMA quick_check says " + strings.Join(found, "; "), Fix: corruptFix}}
 }
@@ -129,23 +118,20 @@ func (c *Catalog) quickCheck(ctx context.Context) []Problem {
 const corruptFix = "restore it from a backup, or recover what is left with sqlite3 FILE .recover | sqlite3 NEW.db"
 
 // checkSchemas checks Options.Schemas against the database's schemas, and
-// what the role may read of the tables shown.
+// what the role may read of the tables shown, on an engine with schemas.
 func (c *Catalog) checkSchemas(ctx context.Context, tables []*Table) ([]Problem, error) {
-	rows, err := c.db.Catalog(ctx, `SELECT n.nspname, has_schema_privilege(n.oid, 'USAGE'), current_user
-		FROM pg_namespace n WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
-		ORDER BY 1`)
-	if err != nil {
-		return nil, fmt.Errorf("listing schemas: %w", err)
+	defs, roleName, err := c.db.Schemas(ctx)
+	if err != nil || defs == nil {
+		return nil, err
 	}
 	var problems []Problem
 	var schemas []string
 	usable := map[string]bool{}
-	role := "current_user"
-	for _, r := range rows {
-		schemas = append(schemas, cellText(r[0]))
-		usable[cellText(r[0])], _ = r[1].(bool)
-		role = IdentifierQuote(cellText(r[2]))
+	for _, d := range defs {
+		schemas = append(schemas, d.Name)
+		usable[d.Name] = d.Usable
 	}
+	role := IdentifierQuote(roleName)
 	count := map[string]int{}
 	for _, t := range tables {
 		count[t.Schema]++
@@ -222,17 +208,4 @@ func IsCheckError(err error) (*CheckError, bool) {
 	var ce *CheckError
 	ok := errors.As(err, &ce)
 	return ce, ok
-}
-
-// cellText is a catalog cell as text; "" for NULL.
-func cellText(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	}
-	return fmt.Sprint(v)
 }

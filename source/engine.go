@@ -256,6 +256,27 @@ type Warning struct {
 	Event, Message string
 }
 
+// IntegrityChecker is what a Backend implements when it can check its
+// storage for damage (SQLite's PRAGMA quick_check): Integrity returns what
+// it found wrong, nil when sound. It reads through r, the door; ctx
+// bounds it, and a check cut short returns ctx's error.
+type IntegrityChecker interface {
+	Integrity(ctx context.Context, r Reader) ([]string, error)
+}
+
+// SchemaLister is what a Backend implements when it has schemas its role
+// may be refused (PostgreSQL): every schema but the system ones, sorted,
+// whether the role may use each, and the role's name.
+type SchemaLister interface {
+	Schemas(ctx context.Context, r Reader) (schemas []SchemaDef, role string, err error)
+}
+
+// SchemaDef is a schema and whether the role may use it.
+type SchemaDef struct {
+	Name   string
+	Usable bool
+}
+
 // RoleChecker is what a Backend implements when its role could be granted
 // more than reading (PostgreSQL, MySQL): WriteAccess lists, in words for a
 // log line, what the role could change if the read-only walls were not

@@ -187,6 +187,28 @@ func (db *DB) Warnings() []Warning {
 	return nil
 }
 
+// Integrity checks the database's storage for damage, on an engine that
+// can (see IntegrityChecker): what it found wrong, nil when sound, and
+// false when the engine has no such check.
+func (db *DB) Integrity(ctx context.Context) ([]string, bool, error) {
+	ic, ok := db.b.(IntegrityChecker)
+	if !ok {
+		return nil, false, nil
+	}
+	found, err := ic.Integrity(ctx, db)
+	return found, true, err
+}
+
+// Schemas lists the database's schemas and the role's name, on an engine
+// that has schemas its role may be refused (see SchemaLister); nil and ""
+// on others.
+func (db *DB) Schemas(ctx context.Context) ([]SchemaDef, string, error) {
+	if sl, ok := db.b.(SchemaLister); ok {
+		return sl.Schemas(ctx, db)
+	}
+	return nil, "", nil
+}
+
 // WriteAccess reports, in words for a log line, what the role the database
 // is opened as could change if the read-only walls were not there, or nil
 // when it can only read; see the engine's RoleChecker. It is an error on

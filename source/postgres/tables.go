@@ -218,3 +218,22 @@ func (values) Stats(ctx context.Context, r source.Reader, t source.TableRef, col
 	}
 	return st, true, nil
 }
+
+// Schemas lists every schema but the system ones, whether the role may
+// use each, and the role's name.
+func (p *backend) Schemas(ctx context.Context, r source.Reader) ([]source.SchemaDef, string, error) {
+	rows, err := r.Catalog(ctx, `SELECT n.nspname, has_schema_privilege(n.oid, 'USAGE'), current_user
+		FROM pg_namespace n WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
+		ORDER BY 1`)
+	if err != nil {
+		return nil, "", fmt.Errorf("listing schemas: %w", err)
+	}
+	var out []source.SchemaDef
+	role := ""
+	for _, row := range rows {
+		usable, _ := row[1].(bool)
+		out = append(out, source.SchemaDef{Name: str(row[0]), Usable: usable})
+		role = str(row[2])
+	}
+	return out, role, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -178,4 +179,22 @@ func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int
 
 func (values) Stats(context.Context, source.Reader, source.TableRef, string) (source.ColumnStats, bool, error) {
 	return source.ColumnStats{}, false, nil
+}
+
+// Integrity runs PRAGMA quick_check: what it found wrong, nil when the
+// file is sound.
+func (b *backend) Integrity(ctx context.Context, r source.Reader) ([]string, error) {
+	rows, err := r.Catalog(ctx, "SELECT quick_check FROM pragma_quick_check LIMIT 5")
+	if err != nil {
+		return nil, err
+	}
+	var found []string
+	for _, row := range rows {
+		for _, line := range strings.Split(str(row[0]), "\n") {
+			if line = strings.TrimSpace(line); line != "" && line != "ok" && !strings.HasPrefix(line, "***") {
+				found = append(found, line)
+			}
+		}
+	}
+	return found, nil
 }
