@@ -132,6 +132,9 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 			release, err = s.acquire(ctx)
 		}
 		if err == nil {
+			// The signal that the call has its turn and is running: tests
+			// wait on it instead of sleeping.
+			s.log.Debug().Str("event", "tool_start").Str("tool", t.Name).Send()
 			out, err = h(ctx, in)
 			release()
 		}

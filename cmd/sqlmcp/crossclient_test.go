@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	transport "github.com/sqlmcp/sqlmcp/internal/serve"
 )
 
 // inspectorInstall is what puts the MCP Inspector, and the Node 22 it
@@ -77,10 +78,10 @@ func TestInspectorHTTP(t *testing.T) {
 
 			// Both clients' calls reached the server with the token.
 			callEvent := map[string]any{"event": "http", "mcp_method": "tools/call", "status": 200,
-				"token_fingerprint": newToken(envToken).fingerprint}
-			waitCount(t, s.log, callEvent, 2*calls)
+				"token_fingerprint": transport.Fingerprint(envToken)}
+			s.log.WaitCount(t, 10*time.Second, callEvent, 2*calls)
 			protocols := map[string]int{}
-			for _, ev := range s.log.find(callEvent) {
+			for _, ev := range s.log.Find(callEvent) {
 				protocols[fmt.Sprint(ev["protocol"])]++
 			}
 			t.Logf("tools/call requests by protocol revision: %v", protocols)
@@ -104,7 +105,7 @@ func TestInspectorHTTP(t *testing.T) {
 					if bytes.Contains(stdout, []byte(`"result"`)) {
 						t.Errorf("a result with the token %s: %s\nstderr: %s", tc.name, stdout, stderr)
 					}
-					s.log.wait(t, 10*time.Second, map[string]any{"event": "http", "status": 401, "auth": tc.name})
+					s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "status": 401, "auth": tc.name})
 				})
 			}
 			if strings.Contains(s.log.String(), envToken) {
