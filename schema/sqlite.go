@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -61,6 +62,17 @@ func readSQLite(ctx context.Context, db *source.DB) ([]*Table, error) {
 			col.Default = &d
 		}
 		t.Columns = append(t.Columns, col)
+	}
+	for _, t := range tables {
+		// An INTEGER PRIMARY KEY is the rowid: never NULL, whatever the
+		// column says (a table WITHOUT ROWID keeps its key NOT NULL too).
+		if t.Kind == "table" && KeyColumns(t.Columns) == 1 {
+			for i := range t.Columns {
+				if c := &t.Columns[i]; c.PrimaryKey == 1 && strings.EqualFold(c.Type, "INTEGER") {
+					c.Nullable = false
+				}
+			}
+		}
 	}
 	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
 		FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) AS k
@@ -148,5 +160,16 @@ func str(v any) string {
 
 func num(v any) int64 {
 	n, _ := v.(int64)
+	return n
+}
+
+// KeyColumns counts the columns of cols in the primary key.
+func KeyColumns(cols []Column) int {
+	n := 0
+	for _, c := range cols {
+		if c.PrimaryKey > 0 {
+			n++
+		}
+	}
 	return n
 }

@@ -55,6 +55,24 @@ func TestInspectorCLI(t *testing.T) {
 	}
 }
 
+// TestInspectorStrict runs the Inspector's schema portability check
+// (--strict tools/list) on the demo, as the README's first command serves
+// it: no finding at all, error or warning.
+func TestInspectorStrict(t *testing.T) {
+	in := newInspector(t)
+	in.target = []string{"-e", "SQLMCP_TEST_BE_MAIN=1", "--", os.Args[0], "serve", "--demo", "--cache-dir", t.TempDir(), "--log-level", "error"}
+	stdout, stderr, err := in.exec(t, "--method", "tools/list", "--strict")
+	if err != nil {
+		t.Fatalf("the inspector's --strict tools/list: %v\nstderr: %s", err, stderr)
+	}
+	if bytes.Contains(stderr, []byte("Error:")) || bytes.Contains(stderr, []byte("Warning:")) || bytes.Contains(stderr, []byte("Schema portability")) {
+		t.Errorf("portability findings:\n%s", stderr)
+	}
+	if !bytes.Contains(stdout, []byte(`"run_query"`)) {
+		t.Errorf("no tool list: %s", stdout)
+	}
+}
+
 // TestInspectorHTTP is TestInspectorCLI over streamable HTTP with a bearer
 // token: one sqlmcp, run in-process, serves both the Inspector CLI (the
 // TypeScript SDK's streamable HTTP client, one Node process per call) and

@@ -157,6 +157,13 @@ func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 	default:
 		return usagef("healthcheck takes at most one URL")
 	}
+	switch {
+	case url == "-h" || url == "-help" || url == "--help":
+		fmt.Fprintln(stdout, "Usage: sqlmcp healthcheck [URL]\n\nGET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 within two seconds.")
+		return nil
+	case !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://"):
+		return usagef("healthcheck: %q is not an http:// or https:// URL, e.g. http://127.0.0.1:8080/healthz", url)
+	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
