@@ -36,6 +36,8 @@ var allowed = map[string][]string{
 	"chart":              {"golang.org/x/image/font", "golang.org/x/image/font/basicfont", "golang.org/x/image/math/fixed"},
 	"notes":              {},
 	"internal/modeltest": {},
+	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/rs/zerolog"},
+	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
 	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5"},
 	"cmd/sqlmcp":         {"*"},
 	// The benchmark and the soak: their own clients, the bare drivers as floors.

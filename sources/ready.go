@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // Ready says whether the set can answer, for /readyz: each source is
@@ -53,15 +55,35 @@ func (src *Source) ready(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return Readiness(ctx, db, src.Config.MaxConcurrency)
+}
+
+// Readiness is one database's readiness: it answers a guarded SELECT 1
+// within ctx, and the statements it did not stop when asked do not hold
+// all maxTurns turns (0: no limit). The note counts such statements. An
+// error is the database's *source.UnavailableError, a *NotAnsweringError,
+// or says the turns are held.
+func Readiness(ctx context.Context, db *source.DB, maxTurns int) (string, error) {
 	if _, err := db.Catalog(ctx, "SELECT 1"); err != nil {
-		return "", fmt.Errorf("the database did not answer: %w", err)
+		if ue := new(source.UnavailableError); errors.As(err, &ue) {
+			return "", ue
+		}
+		return "", &NotAnsweringError{Err: err}
 	}
 	left, _ := db.LeftRunning()
-	switch max := src.Config.MaxConcurrency; {
-	case left > 0 && max > 0 && left >= max:
+	switch {
+	case left > 0 && maxTurns > 0 && left >= maxTurns:
 		return "", fmt.Errorf("every turn is held by %d queries the database did not stop", left)
 	case left > 0:
 		return fmt.Sprintf("%d queries the database did not stop are still running", left), nil
 	}
 	return "", nil
 }
+
+// NotAnsweringError is a database that did not answer /readyz's SELECT 1
+// for a reason other than being unreachable. Its text says only that, for
+// whoever probes; Err, the reason, is for the log.
+type NotAnsweringError struct{ Err error }
+
+func (e *NotAnsweringError) Error() string { return "the database did not answer" }
+func (e *NotAnsweringError) Unwrap() error { return e.Err }

@@ -30,7 +30,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
@@ -160,6 +159,13 @@ func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 	default:
 		return usagef("healthcheck takes at most one URL")
 	}
+	switch {
+	case url == "-h" || url == "-help" || url == "--help":
+		fmt.Fprintln(stdout, "Usage: sqlmcp healthcheck [URL]\n\nGET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 within two seconds.")
+		return nil
+	case !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://"):
+		return usagef("healthcheck: %q is not an http:// or https:// URL, e.g. http://127.0.0.1:8080/healthz", url)
+	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -215,7 +221,7 @@ type config struct {
 	shutdownGrace  time.Duration
 
 	// Worked out by parseServe from the above.
-	tokens    []token    // the accepted bearer tokens, as digests
+	tokens    []string   // the accepted bearer tokens
 	origins   []string   // --allowed-origins, normalized
 	hosts     []string   // --allowed-hosts, lowercased
 	httpNotes []string   // HTTP settings given without --http, to warn about
@@ -382,7 +388,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 			e = e.Str("role", r.Role)
 		}
 		return e.Int("tables", r.Tables).
-			Dur("timeout", l.Timeout).Int("max_rows", l.MaxRows).Int("max_rows_limit", l.MaxRowsLimit).
+			Float64("timeout_ms", float64(l.Timeout.Milliseconds())).Int("max_rows", l.MaxRows).Int("max_rows_limit", l.MaxRowsLimit).
 			Int("max_bytes", l.MaxBytes).Int("max_cell_bytes", l.MaxCellBytes).
 			Int("max_concurrency", src.MaxConcurrency)
 	}
@@ -395,12 +401,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
 	}
 	start().Str("transport", "stdio").Send()
-	// A client that hangs up at once still gets every reply: a call may
-	// wait --timeout for its turn, then run for --timeout.
-	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
-	t := &mcp.IOTransport{Reader: rw, Writer: rw}
-	err = srv.Run(ctx, t)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	if err := serveStdio(ctx, srv, stdin, stdout, limits.Timeout); err != nil {
 		return err
 	}
 	log.Info().Str("event", "stop").Send()

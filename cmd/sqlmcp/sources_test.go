@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 )
 
 // TestServeConfig: serve --config over HTTP with a SQLite database, a
@@ -34,11 +37,11 @@ func TestServeConfig(t *testing.T) {
 		{"event": "source", "database": "down"},
 		{"event": "start", "transport": "http"},
 	} {
-		if len(s.log.find(want)) == 0 {
+		if len(s.log.Find(want)) == 0 {
 			t.Errorf("no log event %v:\n%s", want, s.log)
 		}
 	}
-	if evs := s.log.find(map[string]any{"event": "source", "database": "down"}); len(evs) == 0 || !strings.Contains(evs[0]["unavailable"].(string), "cannot connect to PostgreSQL") {
+	if evs := s.log.Find(map[string]any{"event": "source", "database": "down"}); len(evs) == 0 || !strings.Contains(evs[0]["unavailable"].(string), "cannot connect to PostgreSQL") {
 		t.Errorf("down's event: %v", evs)
 	}
 
@@ -53,13 +56,13 @@ func TestServeConfig(t *testing.T) {
 	}
 
 	cs := connect(t, s.base+"/mcp", httpClient(t, "", nil), "")
-	if got, isErr := callText(t, t.Context(), cs, "run_query", map[string]any{"database": "shop_pg", "sql": "SELECT id FROM customers ORDER BY id"}); isErr || !strings.Contains(got, "2 rows") {
+	if got, isErr := callText(t, cs, "run_query", map[string]any{"database": "shop_pg", "sql": "SELECT id FROM customers ORDER BY id"}); isErr || !strings.Contains(got, "2 rows") {
 		t.Errorf("shop_pg, max_rows 2: %q", got)
 	}
-	if got, isErr := callText(t, t.Context(), cs, "run_query", map[string]any{"database": "down", "sql": "SELECT 1"}); !isErr || !strings.HasPrefix(got, "database down is unavailable: ") {
+	if got, isErr := callText(t, cs, "run_query", map[string]any{"database": "down", "sql": "SELECT 1"}); !isErr || !strings.HasPrefix(got, "database down is unavailable: ") {
 		t.Errorf("down: %q", got)
 	}
-	if got, isErr := callText(t, t.Context(), cs, "run_query", map[string]any{"sql": "SELECT 1"}); !isErr || !strings.Contains(got, "this server has 3 databases: say which with database; the databases are shop (sqlite: The shop, in SQLite), shop_pg (postgres: The shop, in PostgreSQL), down (postgres)") {
+	if got, isErr := callText(t, cs, "run_query", map[string]any{"sql": "SELECT 1"}); !isErr || !strings.Contains(got, "this server has 3 databases: say which with database; the databases are shop (sqlite: The shop, in SQLite), shop_pg (postgres: The shop, in PostgreSQL), down (postgres)") {
 		t.Errorf("no database: %q", got)
 	}
 }
@@ -83,7 +86,7 @@ func TestServeConfigFailsClosed(t *testing.T) {
 
 	os.WriteFile(file, []byte("sources:\n  - name: shop\n    url: "+db+"\n    annotations: notes.yaml\n    tolerate: [annotations]\n  - name: other\n    url: "+db+"\n"), 0o600)
 	s := startHTTP(t, nil, "--config", file)
-	if evs := s.log.find(map[string]any{"event": "annotations", "database": "shop"}); len(evs) == 0 {
+	if evs := s.log.Find(map[string]any{"event": "annotations", "database": "shop"}); len(evs) == 0 {
 		t.Errorf("no warning for the tolerated annotations:\n%s", s.log)
 	}
 }
@@ -109,4 +112,14 @@ func TestAskDatabase(t *testing.T) {
 	if seen := seenLog(fake); !strings.Contains(seen, "step 1 after: 7 tables and views:") {
 		t.Errorf("the model did not see shop's tables:\n%s", seen)
 	}
+}
+
+// callText is mcptest.Text, failing t on a protocol error.
+func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {
+	t.Helper()
+	text, isErr, err := mcptest.Text(t, cs, tool, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text, isErr
 }
