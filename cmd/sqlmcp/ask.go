@@ -50,8 +50,7 @@ Flags (each also read from the environment variable shown; a flag wins):
 `
 
 // noModel is what ask says when no model is configured.
-const noModel = "no model to ask: set ANTHROPIC_API_KEY for Claude, or OPENAI_API_KEY for OpenAI, " +
-	"or pass --base-url for a local OpenAI-compatible server such as ollama (--base-url http://localhost:11434/v1 --model qwen3:8b)"
+var noModel = agent.ErrNoModel.Error()
 
 // serveFlags are serve's flags that ask takes too and hands to the server
 // it starts.
@@ -92,6 +91,7 @@ type askConfig struct {
 	serve     []setting // for the server ask starts
 
 	provider, model, baseURL string
+	modelTimeout             time.Duration
 	hint                     string
 	maxTurns                 int
 	verbose, json            bool
@@ -230,45 +230,14 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 	return cfg, nil
 }
 
-// chooseModel picks the provider, model and endpoint from the flags and
-// the provider's environment variables.
+// chooseModel picks the model from the flags and the provider's
+// environment variables; a mistake is a usage error.
 func chooseModel(cfg *askConfig, getenv func(string) string) (func() agent.Model, error) {
-	provider := cfg.provider
-	openAIBase := cfg.baseURL
-	if openAIBase == "" {
-		openAIBase = getenv("OPENAI_BASE_URL")
+	m, err := agent.ChooseModel(agent.ModelConfig{Provider: cfg.provider, Model: cfg.model, BaseURL: cfg.baseURL, Timeout: cfg.modelTimeout}, getenv)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	switch {
-	case provider == "anthropic" || provider == "openai":
-	case provider != "":
-		return nil, usagef("--provider %q: use anthropic or openai", provider)
-	case cfg.baseURL != "":
-		provider = "openai"
-	case getenv("ANTHROPIC_API_KEY") != "":
-		provider = "anthropic"
-	case getenv("OPENAI_API_KEY") != "" || openAIBase != "":
-		provider = "openai"
-	default:
-		return nil, usagef(noModel)
-	}
-	if provider == "anthropic" {
-		o := agent.AnthropicOptions{APIKey: getenv("ANTHROPIC_API_KEY"), Model: cfg.model, BaseURL: cfg.baseURL}
-		if o.APIKey == "" && o.BaseURL == "" {
-			return nil, usagef(noModel)
-		}
-		return func() agent.Model { return agent.NewAnthropic(o) }, nil
-	}
-	o := agent.OpenAIOptions{APIKey: getenv("OPENAI_API_KEY"), Model: cfg.model, BaseURL: openAIBase}
-	if o.Model == "" {
-		o.Model = getenv("OPENAI_MODEL")
-	}
-	switch {
-	case o.APIKey == "" && o.BaseURL == "":
-		return nil, usagef(noModel)
-	case o.Model == "" && o.BaseURL != "":
-		return nil, usagef("--base-url %s: name the model that server runs with --model (or OPENAI_MODEL), e.g. --model qwen3:8b", o.BaseURL)
-	}
-	return func() agent.Model { return agent.NewOpenAI(o) }, nil
+	return func() agent.Model { return m }, nil
 }
 
 // ask answers the question, or each line of stdin, and prints the answers.
