@@ -70,7 +70,7 @@ func ParseQuestions(data []byte) ([]Question, error) {
 		switch {
 		case q.DB == "" || strings.TrimSpace(q.Question) == "" || strings.TrimSpace(q.SQL) == "":
 			return nil, fmt.Errorf("reading questions: question %d (the %d. in the list) lacks a db_id, question or SQL", q.ID, i+1)
-		case !PlainName(q.DB):
+		case !notes.PlainName(q.DB):
 			return nil, fmt.Errorf("reading questions: question %d: db_id %q is not a plain name", q.ID, q.DB)
 		case seen[q.ID]:
 			return nil, fmt.Errorf("reading questions: question_id %d appears twice", q.ID)
@@ -81,12 +81,6 @@ func ParseQuestions(data []byte) ([]Question, error) {
 		}
 	}
 	return qs, nil
-}
-
-// PlainName reports whether name can name a database's folder, under a
-// --db-root or a notes folder: not empty, no slash, not "." or "..".
-func PlainName(name string) bool {
-	return name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".."
 }
 
 // Prediction is one question's outcome: a line of predictions.jsonl.

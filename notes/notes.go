@@ -6,7 +6,8 @@
 // retrieved by a BM25 ranking and written into the prompt.
 //
 // notes sits beside agent, under eval: it holds files and ranks text, and
-// imports only the standard library. eval learns and explores; the
+// imports only the standard library and the shared helpers of
+// internal/text and internal/files. eval learns and explores; the
 // experienced system reads.
 //
 // Each file is a "# " title, a few lines for people (ignored when read,
@@ -42,6 +43,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/sqlmcp/sqlmcp/internal/files"
 )
 
 // The files of one database's notes, in DIR/<db_id>/.
@@ -155,39 +159,17 @@ func (n *Notes) Save(dir string) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("saving notes: %w", err)
 		}
-		if err := writeAtomic(path, k.text(entries), perm); err != nil {
+		if err := files.Write(path, k.text(entries), perm); err != nil {
 			return fmt.Errorf("saving notes: %w", err)
 		}
 	}
 	return nil
 }
 
-// writeAtomic replaces path with data so that a reader sees the old file
-// or the new one, never a part.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+// PlainName reports whether name can name a database's folder, in a
+// notes folder or under a --db-root: not empty, no slash, not "." or "..".
+func PlainName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".."
 }
 
 // Has reports whether a lesson or an example carries questionID. It is

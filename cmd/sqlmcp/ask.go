@@ -23,7 +23,6 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/chart"
-	"github.com/sqlmcp/sqlmcp/eval"
 	"github.com/sqlmcp/sqlmcp/notes"
 )
 
@@ -215,7 +214,7 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 		return nil, usagef("--name is for --notes")
 	}
 	if cfg.notes != "" {
-		if !eval.PlainName(cfg.name) {
+		if !notes.PlainName(cfg.name) {
 			return nil, usagef("--name %q is not a plain name: name the database as its notes folder does", cfg.name)
 		}
 		if dir := filepath.Join(cfg.notes, cfg.name); !dirExists(dir) {

@@ -80,7 +80,7 @@ func parseExplore(args []string, stdout io.Writer, getenv func(string) string) (
 	if cfg.name == "" {
 		cfg.name = databaseName(cfg.db, cfg.demo)
 	}
-	if !eval.PlainName(cfg.name) {
+	if !notes.PlainName(cfg.name) {
 		return nil, usagef("--name %q is not a plain name: name the database as its questions' db_id does", cfg.name)
 	}
 	newModel, err := chooseModel(&cfg.model, getenv)
