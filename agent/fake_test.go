@@ -7,8 +7,8 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
-	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/modeltest"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 )
 
 // serve serves sqlmcp's tools on a fresh copy of the SQLite fixture and
@@ -23,7 +23,7 @@ func serve(t *testing.T, client *mcp.Client) *mcp.ClientSession {
 // serveDB serves the tools on the database dsn names.
 func serveDB(t *testing.T, client *mcp.Client, dsn string) *mcp.ClientSession {
 	t.Helper()
-	return mcptest.Serve(t, dsn, &mcptest.Options{Client: client})
+	return toolstest.Serve(t, dsn, &toolstest.Options{Client: client})
 }
 
 // provider is a model API's wire protocol, with how the agent's real

@@ -17,8 +17,8 @@ import (
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/eval"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
-	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/modeltest"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 	"github.com/sqlmcp/sqlmcp/notes"
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -27,7 +27,7 @@ import (
 // client session over in-memory transports.
 func exploreServe(t *testing.T, db *source.DB) *mcp.ClientSession {
 	t.Helper()
-	return mcptest.ServeDB(t, db, nil)
+	return toolstest.ServeDB(t, db, nil)
 }
 
 // exploreScript says how the fake model misbehaves: the request numbers

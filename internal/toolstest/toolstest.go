@@ -1,8 +1,8 @@
-// Package mcptest serves sqlmcp's real tools to a real MCP client over
+// Package toolstest serves sqlmcp's real tools to a real MCP client over
 // in-memory transports, for the tests of the packages above the server
 // (agent, eval, cmd): the same server `sqlmcp serve` runs, without
 // building or starting a binary.
-package mcptest
+package toolstest
 
 import (
 	"testing"
