@@ -12,6 +12,7 @@ require (
 	github.com/rs/zerolog v1.35.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.48.0
+	golang.org/x/term v0.48.0
 	google.golang.org/protobuf v1.34.2
 )
 

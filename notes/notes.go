@@ -41,6 +41,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,6 +171,23 @@ func (n *Notes) Save(dir string) error {
 // notes folder or under a --db-root: not empty, no slash, not "." or "..".
 func PlainName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".."
+}
+
+// DatabaseName names a database for its notes folder, as question sets
+// name it by db_id: a SQLite file's name without its extension, or a
+// PostgreSQL database's name; "" when dsn names neither.
+func DatabaseName(dsn string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return ""
+		}
+		return strings.Trim(u.Path, "/")
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "file:")
+	path, _, _ = strings.Cut(path, "?")
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // Has reports whether a lesson or an example carries questionID. It is

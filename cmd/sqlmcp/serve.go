@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/demo"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/tools"
+)
+
+// parseServe reads serve's environment, then its flags, and checks them.
+// It returns a nil config and no error when -help was asked for.
+func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*config, error) {
+	cfg := &config{}
+	fs := newFlags(cfg, io.Discard)
+	if ok, err := parseArgs(fs, args, stdout, usage, "sqlmcp help", getenv); !ok {
+		return nil, err
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if err := parseHTTP(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// serve opens the database and serves MCP on stdin and stdout, or on HTTP
+// with --http.
+func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
+	level, _ := zerolog.ParseLevel(cfg.logLevel)
+	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
+
+	dsn, annotations := cfg.db, cfg.annotations
+	if cfg.demo {
+		dir, err := cfg.demoDir()
+		if err != nil {
+			return err
+		}
+		path, err := demo.Open(dir)
+		if err != nil {
+			return fmt.Errorf("building the demo database: %w", err)
+		}
+		dsn = path
+		if annotations == "" {
+			annotations = filepath.Join(filepath.Dir(path), "annotations.json")
+		}
+	}
+	// Room for every allowed call plus the catalog and /readyz.
+	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2),
+		AllowExtensions: splitList(cfg.allowExt), AllowFunctions: splitList(cfg.allowFunc),
+		PostgresWorkMem: cfg.pgWorkMem, PostgresTempFileLimit: cfg.pgTempFileLimit})
+	if err != nil {
+		return usageError{err}
+	}
+	defer db.Close()
+	schemas := splitList(cfg.schemas)
+	if len(schemas) > 0 && db.Dialect() != sqlmcp.Postgres {
+		return usagef("--schema is for PostgreSQL; a SQLite database has one schema")
+	}
+	cat, err := schema.New(db, &schema.Options{Annotations: annotations, Descriptions: cfg.descriptions, Schemas: schemas})
+	if err != nil {
+		return usageError{err}
+	}
+	cctx, cancel := context.WithTimeout(ctx, cfg.limits.WithDefaults().Timeout)
+	err = cat.Check(cctx)
+	cancel()
+	if err != nil {
+		return usageError{err}
+	}
+	if err := checkRole(ctx, db, cfg.requireRO, log); err != nil {
+		return err
+	}
+	if w := db.BudgetWarning(); w != "" {
+		log.Warn().Str("event", "budget").Msg(w)
+	}
+	if w := db.JournalWarning(); w != "" {
+		log.Warn().Str("event", "journal").Msg(w)
+	}
+	limits := db.Limits()
+	layers := []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
+	if db.Dialect() == sqlmcp.Postgres {
+		layers = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
+	}
+	start := func() *zerolog.Event {
+		return log.Info().Str("event", "start").Str("version", buildVersion()).
+			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
+			Str("annotations", annotations).Strs("schemas", schemas).
+			Strs("guard", layers).
+			Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
+			Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
+			Int("max_concurrency", cfg.maxConcurrency)
+	}
+
+	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion(), MaxConcurrency: cfg.maxConcurrency})
+	if cfg.http != "" {
+		return serveHTTP(ctx, cfg, db, srv, log, start)
+	}
+	if len(cfg.httpNotes) > 0 {
+		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
+	}
+	start().Str("transport", "stdio").Send()
+	// A client that hangs up at once still gets every reply: a call may
+	// wait --timeout for its turn, then run for --timeout.
+	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
+	t := &mcp.IOTransport{Reader: rw, Writer: rw}
+	err = srv.Run(ctx, t)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	log.Info().Str("event", "stop").Send()
+	return nil
+}
+
+// checkRole warns, loudly, when a PostgreSQL role could write, and with
+// --require-readonly-role refuses to start.
+func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Logger) error {
+	if db.Dialect() != sqlmcp.Postgres {
+		return nil
+	}
+	found, err := db.WriteAccess(ctx)
+	if err != nil {
+		return fmt.Errorf("checking what the role may write: %w", err)
+	}
+	if len(found) == 0 {
+		log.Info().Str("event", "role").Str("role", "read-only").Send()
+		return nil
+	}
+	fix := source.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName())
+	if require {
+		return usagef("--require-readonly-role: the role could write (%s); connect as a read-only role, e.g. one made by:\n%s",
+			strings.Join(found, "; "), fix)
+	}
+	log.Warn().Str("event", "role").Strs("could_write", found).Str("create_read_only_role", fix).
+		Msg("this role could write: sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds")
+	return nil
+}
