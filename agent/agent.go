@@ -5,9 +5,12 @@
 // framework; Model hides the provider (Anthropic's Messages API, or any
 // OpenAI-compatible Chat Completions endpoint).
 //
-// agent talks to sqlmcp over MCP like any client: it imports the MCP SDK
-// and the model SDKs, never tools, source or guard. cmd/sqlmcp ("sqlmcp
-// ask") opens the session and reads flags and environment.
+// agent talks to sqlmcp over MCP like any client: it imports the MCP SDK,
+// never tools, source or guard, and Client is the one place the tools'
+// structured output is decoded. The two model APIs are called with small
+// clients on net/http (anthropic.go, openai.go, post.go), no provider SDK.
+// cmd/sqlmcp ("sqlmcp ask") opens the session and reads flags and
+// environment; ChooseModel takes the environment as a function.
 package agent
 
 import (
