@@ -1,27 +1,62 @@
 package tools_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
 
-// TestDialectDeclared checks that the server says which SQL it speaks as
-// data, in capabilities.experimental.sqlmcp.dialect, where a client reads
-// it instead of parsing the instructions.
-func TestDialectDeclared(t *testing.T) {
+// TestErrorsTeachTheDialect: a function or syntax from another dialect, a
+// question in words and a Markdown fence each get a hint in this engine's
+// terms, on both engines; an unknown column's suggestions start with the
+// tables the statement names.
+func TestErrorsTeachTheDialect(t *testing.T) {
 	for _, e := range dbtest.All(t, nil) {
 		t.Run(e.Name, func(t *testing.T) {
 			cs := serve(t, e.DB, zerolog.Nop())
-			caps := cs.InitializeResult().Capabilities
-			ours, _ := caps.Experimental["sqlmcp"].(map[string]any)
-			if got := ours["dialect"]; got != e.Name {
-				t.Errorf("experimental.sqlmcp.dialect = %v, want %s", got, e.Name)
+			call := func(sql string) (string, bool) {
+				t.Helper()
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Content[0].(*mcp.TextContent).Text, res.IsError
 			}
-			if caps.Tools == nil || caps.Logging == nil {
-				t.Errorf("capabilities %+v: want tools and logging as before", caps)
+			cases := []struct{ sql, want string }{
+				{"SELECT TOP 3 name FROM customers", "LIMIT n at the end"},
+				{"How many customers are there?", "does not read as SQL"},
+				{"SELECT nme FROM customers", `customers.name`},
+			}
+			if e.Name == "postgres" {
+				cases = append(cases,
+					struct{ sql, want string }{"SELECT strftime('%Y', joined) FROM customers", "to_char"},
+					struct{ sql, want string }{"SELECT group_concat(name) FROM customers", "string_agg"},
+					struct{ sql, want string }{"SELECT `name` FROM customers", "double quotes, not backticks"},
+					struct{ sql, want string }{"SELECT name FROM customers LIMIT 1, 2", "LIMIT n OFFSET m"},
+				)
+			} else {
+				cases = append(cases,
+					struct{ sql, want string }{"SELECT to_char(joined, 'YYYY') FROM customers", "strftime"},
+					struct{ sql, want string }{"SELECT array_agg(name) FROM customers", "json_group_array"},
+					struct{ sql, want string }{"SELECT joined::date FROM customers", "CAST(x AS"},
+					struct{ sql, want string }{"SELECT name FROM customers WHERE name ILIKE 'a%'", "no ILIKE"},
+				)
+			}
+			for _, c := range cases {
+				text, isErr := call(c.sql)
+				if !isErr || !strings.Contains(text, c.want) {
+					t.Errorf("%q: got %q (error %v), want a hint holding %q", c.sql, text, isErr, c.want)
+				}
+			}
+			if text, isErr := call("```sql\nSELECT count(*) AS n FROM customers\n```"); isErr {
+				t.Errorf("a fenced statement: %s", text)
+			}
+			if text, _ := call("SELECT strftime('%Y', joined) FROM customers"); e.Name == "postgres" && strings.HasPrefix(text, "refused") {
+				t.Errorf("a missing function reads as a refusal: %s", text)
 			}
 		})
 	}
