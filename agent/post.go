@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,14 @@ func newEndpoint(what, base, path string, header http.Header, client *http.Clien
 		timeout = DefaultTimeout
 	}
 	return &endpoint{what: what, url: strings.TrimRight(base, "/") + path, header: header, client: client, retries: retries, timeout: timeout}
+}
+
+// shown is the endpoint's URL as errors name it: any password hidden.
+func (e *endpoint) shown() string {
+	if u, err := url.Parse(e.url); err == nil {
+		return u.Redacted()
+	}
+	return e.what
 }
 
 // TimeoutError is a model call that got no reply in time: the endpoint
@@ -125,7 +134,7 @@ func (e *endpoint) once(ctx context.Context, body []byte, out any) (retry bool, 
 			return ctx.Err()
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return &TimeoutError{What: e.what, URL: e.url, Timeout: e.timeout}
+			return &TimeoutError{What: e.what, URL: e.shown(), Timeout: e.timeout}
 		}
 		return nil
 	}
