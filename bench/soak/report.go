@@ -179,6 +179,19 @@ func (s *soak) report(interrupted bool, after string, backends [3]string, exitEr
 			p("| %v | %.1f–%.1f | %d of %d s |\n", t0, float64(lo)/1024, float64(hi)/1024, down, n)
 		}
 	}
+	codes := map[string]int{}
+	for _, x := range s.samples {
+		c := "no answer"
+		if x.ready != 0 {
+			c = fmt.Sprint(x.ready)
+		}
+		codes[c]++
+	}
+	var cs []string
+	for _, c := range keys(codes) {
+		cs = append(cs, fmt.Sprintf("%s %d", c, codes[c]))
+	}
+	p("\n/readyz, once a second: %s.\n", strings.Join(cs, ", "))
 	p("\n%s\n", s.rssVerdict())
 
 	p("\n### After the run\n\n")
