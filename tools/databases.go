@@ -126,7 +126,36 @@ func (r *router) listDatabases(ctx context.Context) (listTablesOut, error) {
 	return out, nil
 }
 
-// instructionsFor is the server's instructions: those of one database, or
+// capability is experimental.sqlmcp: the dialect, when every database
+// speaks the same one, and with several databases each one's.
+func (r *router) capability() map[string]any {
+	if r.set == nil {
+		return map[string]any{"dialect": string(r.one.db.Dialect())}
+	}
+	c := map[string]any{}
+	dialects := map[string]any{}
+	for _, src := range r.set.Sources() {
+		dialects[src.Config.Name] = string(src.Engine())
+	}
+	if d := string(r.set.Sources()[0].Engine()); len(r.set.Sources()) == 1 || allSame(dialects, d) {
+		c["dialect"] = d
+	}
+	if len(dialects) > 1 {
+		c["databases"] = dialects
+	}
+	return c
+}
+
+func allSame(m map[string]any, v string) bool {
+	for _, x := range m {
+		if x != v {
+			return false
+		}
+	}
+	return true
+}
+
+// instructions is the server's instructions: those of one database, or
 // of several, naming each.
 func (r *router) instructions() string {
 	if r.set == nil {

@@ -70,6 +70,11 @@ func TestSeveralDatabases(t *testing.T) {
 		}
 	}
 
+	caps, _ := json.Marshal(init.Capabilities.Experimental["sqlmcp"])
+	if want := `{"databases":{"pg":"postgres","pg_two":"postgres","shop":"sqlite"}}`; string(caps) != want {
+		t.Errorf("experimental.sqlmcp = %s, want %s", caps, want)
+	}
+
 	got, isErr := callDB(t, cs, "list_tables", nil)
 	for _, want := range []string{"3 databases; call list_tables with database", "- shop (sqlite, 7 tables): The shop database.",
 		"- pg (postgres, 8 tables): The pg database.", "- pg_two (postgres, 9 tables): The pg_two database.", `"name": "pg_two"`} {

@@ -77,6 +77,11 @@ func newMCP(r *router, opts *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
 			Instructions: r.instructions(),
+			// What a client needs to write SQL, as data: the dialect under
+			// experimental.sqlmcp. Logging is the SDK's default, kept.
+			//lint:ignore SA1019 the capability the SDK advertises by default, kept as it was
+			Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{},
+				Experimental: map[string]any{"sqlmcp": r.capability()}},
 			// The six tools never change while a server runs: a client
 			// may keep the list for a while (2026-07-28's cache hints).
 			SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -18,19 +19,30 @@ import (
 	"github.com/sqlmcp/sqlmcp/sources"
 )
 
-// dbList is --db, which may be given once (a path or URL, as always) or
-// several times (NAME=URL each).
+// dbList is every --db: once (a path or URL, as always) or several times
+// (NAME=URL each).
 type dbList []string
 
-// String joins the values a line each, as SQLMCP_DB may hold them.
-func (l *dbList) String() string { return strings.Join(*l, "\n") }
+// dbValue is --db as a flag: each value (a line each, as SQLMCP_DB may
+// hold several) is added to dbs, and the first is db.
+type dbValue struct{ f *dbFlags }
 
-// Set adds v, a value a line.
-func (l *dbList) Set(v string) error {
-	for _, line := range strings.Split(v, "\n") {
+// String joins the values a line each.
+func (v *dbValue) String() string {
+	if v.f == nil {
+		return ""
+	}
+	return strings.Join(v.f.dbs, "\n")
+}
+
+func (v *dbValue) Set(s string) error {
+	for _, line := range strings.Split(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			*l = append(*l, line)
+			v.f.dbs = append(v.f.dbs, line)
 		}
+	}
+	if len(v.f.dbs) > 0 {
+		v.f.db = v.f.dbs[0]
 	}
 	return nil
 }
@@ -41,6 +53,9 @@ func withDatabase(database string) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			p, ok := req.GetParams().(*mcp.CallToolParams)
+			if method == "initialize" {
+				return dialectOf(database)(next(ctx, method, req))
+			}
 			if !ok || method != "tools/call" {
 				return next(ctx, method, req)
 			}
@@ -61,6 +76,23 @@ func withDatabase(database string) mcp.Middleware {
 	}
 }
 
+// dialectOf returns what makes an initialize result say database's
+// dialect, from the server's list of each database's, so that a client
+// asking about one database of several writes that one's SQL.
+func dialectOf(database string) func(mcp.Result, error) (mcp.Result, error) {
+	return func(res mcp.Result, err error) (mcp.Result, error) {
+		ir, ok := res.(*mcp.InitializeResult)
+		if err != nil || !ok || ir.Capabilities == nil {
+			return res, err
+		}
+		ours, _ := ir.Capabilities.Experimental["sqlmcp"].(map[string]any)
+		if dbs, _ := ours["databases"].(map[string]any); dbs[database] != nil {
+			ours["dialect"] = dbs[database]
+		}
+		return res, err
+	}
+}
+
 // perDatabaseFlags are serve's flags that speak of one database: with a
 // configuration file, or several --db, they are written per source.
 var perDatabaseFlags = []string{"annotations", "descriptions", "schema", "allow-extension", "allow-function", "demo"}
@@ -69,7 +101,7 @@ var perDatabaseFlags = []string{"annotations", "descriptions", "schema", "allow-
 // returns it as the one source, with its annotations unless cfg gives
 // others.
 func demoSource(cfg *config) (*conf.File, error) {
-	dir, err := demoCacheDir(cfg.cacheDir)
+	dir, err := cfg.demoDir()
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +109,9 @@ func demoSource(cfg *config) (*conf.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the demo database: %w", err)
 	}
+	// Building the demo on first use takes heap an idle server never
+	// needs again: hand it back now, not minutes from now.
+	debug.FreeOSMemory()
 	annotations := cfg.annotations
 	if annotations == "" {
 		annotations = filepath.Join(filepath.Dir(path), "annotations.json")

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/tools"
+)
+
+// parseServe reads serve's environment, then its flags, and checks them.
+// It returns a nil config and no error when -help was asked for.
+func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*config, error) {
+	cfg := &config{}
+	fs := newFlags(cfg, io.Discard)
+	if ok, err := parseArgs(fs, args, stdout, usage, "sqlmcp help", getenv); !ok {
+		return nil, err
+	}
+	if err := finishServe(cfg, fs, getenv); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// finishServe checks cfg, parsed into fs, and works out its databases:
+// the flags' values first, then the databases (whose configuration file
+// may set server-wide flags the command line and environment left
+// unset), then the HTTP settings.
+func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) error {
+	if err := cfg.check(); err != nil {
+		return err
+	}
+	var err error
+	if cfg.sources, err = loadSources(cfg, fs, getenv); err != nil {
+		return err
+	}
+	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
+		return usagef("log_level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	return parseHTTP(cfg)
+}
+
+// serve opens the databases and serves MCP on stdin and stdout, or on
+// HTTP with --http.
+func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
+	level, _ := zerolog.ParseLevel(cfg.logLevel)
+	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
+
+	set, err := startSources(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer set.Close()
+	srcs := set.Sources()
+	var limits sqlmcp.Limits // the longest timeout, for stdio's wait
+	for _, src := range srcs {
+		if l := src.Config.Limits.WithDefaults(); l.Timeout > limits.Timeout {
+			limits = l
+		}
+	}
+	start := func() *zerolog.Event {
+		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo)
+		if len(srcs) > 1 {
+			return e.Strs("databases", set.Names())
+		}
+		src, r := srcs[0].Config, srcs[0].Report()
+		l := src.Limits.WithDefaults()
+		e = e.Str("engine", string(r.Engine)).Str("database", r.Database).
+			Str("annotations", src.Annotations).Strs("schemas", src.Schemas).Strs("guard", r.Guard)
+		if r.Role != "" {
+			e = e.Str("role", r.Role)
+		}
+		return e.Int("tables", r.Tables).
+			Float64("timeout_ms", float64(l.Timeout.Milliseconds())).Int("max_rows", l.MaxRows).Int("max_rows_limit", l.MaxRowsLimit).
+			Int("max_bytes", l.MaxBytes).Int("max_cell_bytes", l.MaxCellBytes).
+			Int("max_concurrency", src.MaxConcurrency)
+	}
+
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion()})
+	if cfg.http != "" {
+		return serveHTTP(ctx, cfg, set.Ready, srv, log, start)
+	}
+	if len(cfg.httpNotes) > 0 {
+		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
+	}
+	start().Str("transport", "stdio").Send()
+	if err := serveStdio(ctx, srv, stdin, stdout, limits.Timeout); err != nil {
+		return err
+	}
+	log.Info().Str("event", "stop").Send()
+	return nil
+}
