@@ -108,6 +108,7 @@ type backend struct {
 	// up on.
 	left   *pgLeft
 	budget pgBudget
+	sess   atomic.Pointer[pgSession]
 	limits sqlmcp.Limits
 	info   source.Info
 	// dsn is kept to take its password out of errors (pgReason).
@@ -124,6 +125,7 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	cc := pcfg.ConnConfig
 	limits := c.Limits
 	p := &backend{allow: allow, budget: budget, left: newPGLeft(), dsn: dsn, limits: limits}
+	p.sess.Store(&pgSession{})
 	p.info = source.Info{Dialect: sqlmcp.Postgres, Name: pgName(cc.Config), Database: cc.Database,
 		Backstop: pgBackstop, Retries: pgRetries + c.MaxConns,
 		Guard: []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}}
@@ -141,9 +143,17 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	// Timestamps with time zone come back in UTC, the same on every
 	// server whatever its configuration.
 	cc.RuntimeParams["TimeZone"] = "UTC"
-	// The server lexes the text as the guard did (session.go).
+	// The server lexes the text as the guard did (session.go), and every
+	// setting a call runs under is a startup parameter (pgStartup).
 	pgStartupParams(cc)
+	pgStartup(cc.RuntimeParams, limits)
 	budget.startup(cc.RuntimeParams)
+	// What Open learns of the server and the role joins them, for every
+	// connection made after it (see decideSession).
+	pcfg.BeforeConnect = func(_ context.Context, cc *pgx.ConnConfig) error {
+		p.session().apply(cc.RuntimeParams)
+		return nil
+	}
 	// The extended protocol runs one statement per message: never the
 	// simple protocol, which runs every statement in the text. Exec also
 	// keeps no server-side prepared statements for ad-hoc SQL.
@@ -179,8 +189,9 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
-	// Before any call, which sets temp_file_limit only when it may.
-	if err := p.budget.probe(ctx, p); err != nil {
+	// Before any call: whether the role may set temp_file_limit, and the
+	// server's parallel workers, become every connection's own settings.
+	if err := p.decideSession(ctx); err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
 	}
@@ -417,29 +428,24 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatemen
 	return pgStatement{text: q.Text, position: q.Position}, nil
 }
 
-// pgSetup bounds the transaction, as SET LOCAL would, in one round trip:
-// the statement timeout ($1), an idle-in-transaction timeout in case
-// sqlmcp itself stalls ($2), and the output formats the value conversion
-// reads. The engine's own budgets that may change per server come with
-// them (those that never do are startup parameters, pgStartup): at most
-// two parallel workers, each of which has work_mem again (fewer if the
-// server says so), and temp_file_limit ($3) when the role may set it (""
-// skips it).
-const pgSetup = `SELECT set_config('statement_timeout', $1, true),
-	set_config('idle_in_transaction_session_timeout', $2, true),
-	set_config('DateStyle', 'ISO', true),
-	set_config('IntervalStyle', 'postgres', true),
-	set_config('bytea_output', 'hex', true),
-	set_config('extra_float_digits', '1', true),
-	set_config('max_parallel_workers_per_gather',
-		least(current_setting('max_parallel_workers_per_gather')::int, 2)::text, true),
-	CASE WHEN $3::text <> '' THEN set_config('temp_file_limit', $3, true) END`
+// pgOwnSetup gives sqlmcp's own catalog reads, whose cost is known,
+// enough work_mem to keep them in memory, and lifts temp_file_limit when
+// sqlmcp set it (the role may, then): a small --pg-work-mem and a small
+// disk limit cannot stop sqlmcp from starting.
+const (
+	pgSnapshot      = `SELECT`
+	pgOwnSetup      = `SELECT set_config('work_mem', '16MB', true)`
+	pgOwnSetupNoTmp = `SELECT set_config('work_mem', '16MB', true), set_config('temp_file_limit', '-1', true)`
+)
 
-// execPostgres is the engine wall: st runs in a READ ONLY transaction with
-// the timeouts set, on the extended protocol (one statement per message,
-// whatever the text holds), and the transaction is rolled back, never
-// committed. BEGIN, the settings, the statement and ROLLBACK go out as one
-// pipeline, one round trip; a connection left in a transaction (the
+// exec is the engine wall: st runs in a READ ONLY transaction, on the
+// extended protocol (one statement per message, whatever the text holds),
+// and the transaction is rolled back, never committed. The timeouts, the
+// output formats and the budgets are the connection's startup parameters
+// (pgStartup), set once per connection, so a call sends no settings of its
+// own: BEGIN, the statement, ROLLBACK and DISCARD ALL go out as one
+// pipeline, one round trip, and the server runs no statement but the
+// call's beside them; a connection left in a transaction (the
 // statement failed, so the server skipped the ROLLBACK) is rolled back,
 // and one whose rollback fails is closed, so the pool drops it. DISCARD ALL
 // follows the ROLLBACK in the pipeline, so nothing the statement did to the
@@ -447,19 +453,18 @@ const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 // failed). A connection whose server no longer reads text as the guard
 // does is refused and closed.
 func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, args []any, columns func([]source.Column), emit func([]any) bool) (br pgx.BatchResults, err error) {
-	ms := strconv.FormatInt(max(p.limits.Timeout.Milliseconds(), 1), 10)
-	idle := strconv.FormatInt((p.limits.Timeout + pgBackstop).Milliseconds(), 10)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN READ ONLY")
-	tempFileLimit := p.budget.tempFileLimit
-	if st.own {
-		tempFileLimit = ""
-	}
-	b.Queue(pgSetup, ms, idle, tempFileLimit)
-	if st.own {
-		// Enough to keep the catalog read in memory, so no disk limit of
-		// the role's can fail it either.
-		b.Queue(`SELECT set_config('work_mem', '16MB', true)`)
+	// A first query takes the transaction's snapshot: from then on it can
+	// no longer be made read-write (SET TRANSACTION READ WRITE fails with
+	// 25001), whatever the statement holds.
+	switch {
+	case !st.own:
+		b.Queue(pgSnapshot)
+	case p.session().tempFileLimit:
+		b.Queue(pgOwnSetupNoTmp)
+	default:
+		b.Queue(pgOwnSetup)
 	}
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
@@ -470,11 +475,6 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	}
 	if err := pgDiscard(br.Query()); err != nil {
 		return br, err
-	}
-	if st.own {
-		if err := pgDiscard(br.Query()); err != nil {
-			return br, err
-		}
 	}
 	rows, err := br.Query()
 	if err != nil {
