@@ -189,12 +189,6 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
-	// Before any call: whether the role may set temp_file_limit, and the
-	// server's parallel workers, become every connection's own settings.
-	if err := p.decideSession(ctx); err != nil {
-		pool.Close()
-		return nil, pgConnectError(name, dsn, err)
-	}
 	if err := p.loadCatalog(ctx); err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
@@ -206,6 +200,12 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	if err := p.cat.Load().checkAllow(&allow); err != nil {
 		pool.Close()
 		return nil, err
+	}
+	// Before any call: whether the role may set temp_file_limit, and the
+	// server's parallel workers, become every connection's own settings.
+	if err := p.decideSession(ctx); err != nil {
+		pool.Close()
+		return nil, pgConnectError(name, dsn, err)
 	}
 	return p, nil
 }
