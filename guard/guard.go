@@ -28,6 +28,10 @@ const MaxSQLBytes = 1 << 20
 type Error struct {
 	Reason string // what was found: "UPDATE of table \"users\" is not allowed"
 	Hint   string // what to send instead
+	// MissingFunction and MissingType name, as the statement wrote them
+	// ("lower", "public.mytype"), a function or type the database lacks,
+	// when that is the refusal: not a rule broken but a name to correct.
+	MissingFunction, MissingType string
 }
 
 func (e *Error) Error() string {

@@ -134,3 +134,25 @@ func TestCutKeepsRunesWhole(t *testing.T) {
 		t.Errorf("dropSplitRune = %q", got)
 	}
 }
+
+func TestIdentAt(t *testing.T) {
+	for _, tt := range []struct {
+		sql  string
+		pos  int
+		want string
+	}{
+		{"SELECT mail FROM customers", 8, "mail"},
+		{"SELECT * FROM Public.Customer", 15, "public.customer"},
+		{`SELECT * FROM "My ""T"".x".y WHERE 1`, 15, `My "T".x.y`},
+		{"SELECT c.mail FROM customers c", 8, "c.mail"},
+		{"SELECT é FROM t", 8, "é"},
+		{"SELECT ‹x› FROM customer", 17, "customer"},
+		{"SELECT 1", 8, ""},
+		{"SELECT 1", 0, ""},
+		{"SELECT 1", 99, ""},
+	} {
+		if got := identAt(tt.sql, tt.pos); got != tt.want {
+			t.Errorf("identAt(%q, %d) = %q, want %q", tt.sql, tt.pos, got, tt.want)
+		}
+	}
+}

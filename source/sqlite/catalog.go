@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -51,6 +52,9 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 				return nil, fmt.Errorf("listing the columns of %s: %w", t.Name, err)
 			}
 			t.Broken = err.Error()
+			if ee := new(source.EngineError); errors.As(err, &ee) {
+				t.Broken = ee.Message
+			}
 			continue
 		}
 		rows = append(rows, cols...)
