@@ -35,8 +35,14 @@ var allowed = map[string][]string{
 	"notes":              {},
 	"internal/modeltest": {},
 	"internal/cut":       {},
+	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/rs/zerolog"},
+	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
 	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5"},
 	"cmd/sqlmcp":         {"*"},
+	// The benchmark and the soak: their own clients, the bare drivers as floors.
+	"bench/internal/mcpbench": {"github.com/jackc/pgx/v5", "github.com/mattn/go-sqlite3"},
+	"bench/perf":              {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench", "github.com/jackc/pgx/v5", "github.com/mattn/go-sqlite3"},
+	"bench/soak":              {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench", "github.com/jackc/pgx/v5"},
 }
 
 func TestImportDirection(t *testing.T) {
