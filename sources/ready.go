@@ -11,7 +11,7 @@ import (
 )
 
 // Ready says whether the set can answer, for /readyz: each source is
-// asked for a guarded SELECT 1 within ctx (a source not open is tried
+// asked to answer within ctx (a source not open is tried
 // now), and is not ready when it does not answer or when queries the
 // database did not stop hold all its turns. With one source, its state is
 // the answer, as it always was: an error when it is not ready, and a
@@ -58,13 +58,13 @@ func (src *Source) ready(ctx context.Context) (string, error) {
 	return Readiness(ctx, db, src.Config.MaxConcurrency)
 }
 
-// Readiness is one database's readiness: it answers a guarded SELECT 1
+// Readiness is one database's readiness: it answers (source.DB.Ready)
 // within ctx, and the statements it did not stop when asked do not hold
 // all maxTurns turns (0: no limit). The note counts such statements. An
 // error is the database's *source.UnavailableError, a *NotAnsweringError,
 // or says the turns are held.
 func Readiness(ctx context.Context, db *source.DB, maxTurns int) (string, error) {
-	if _, err := db.Catalog(ctx, "SELECT 1"); err != nil {
+	if err := db.Ready(ctx); err != nil {
 		if ue := new(source.UnavailableError); errors.As(err, &ue) {
 			return "", ue
 		}
@@ -80,7 +80,7 @@ func Readiness(ctx context.Context, db *source.DB, maxTurns int) (string, error)
 	return "", nil
 }
 
-// NotAnsweringError is a database that did not answer /readyz's SELECT 1
+// NotAnsweringError is a database that did not answer /readyz's check
 // for a reason other than being unreachable. Its text says only that, for
 // whoever probes; Err, the reason, is for the log.
 type NotAnsweringError struct{ Err error }
