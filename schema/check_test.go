@@ -163,16 +163,11 @@ func TestCheckSchemasAndGrants(t *testing.T) {
 // TestCheckCorruptSQLite: a SQLite file whose pages are damaged is
 // refused by Check, naming the damage.
 func TestCheckCorruptSQLite(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "broken.db")
+	path := sqliteFile(t, "PRAGMA page_size = 4096", "CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT printf('row %08d', i) FROM n")
 	w, err := sql.Open("sqlite3", path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, q := range []string{"PRAGMA page_size = 4096", "CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
-		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT printf('row %08d', i) FROM n"} {
-		if _, err := w.Exec(q); err != nil {
-			t.Fatal(err)
-		}
 	}
 	var root int
 	if err := w.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 't_x'").Scan(&root); err != nil {
@@ -202,18 +197,8 @@ func TestCheckCorruptSQLite(t *testing.T) {
 // TestCheckBigSQLiteBounded: quick_check stops at the timeout on a file
 // too big to check in it, and says the file was checked in part.
 func TestCheckBigSQLiteBounded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.db")
-	w, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
-		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) INSERT INTO t SELECT hex(randomblob(40)) FROM n"} {
-		if _, err := w.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.Close()
+	path := sqliteFile(t, "CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) INSERT INTO t SELECT hex(randomblob(40)) FROM n")
 	db := dbtest.Open(t, path, &source.Options{Limits: sqlmcp.Limits{Timeout: 20 * time.Millisecond}})
 	cat, err := schema.New(db, nil)
 	if err != nil {
@@ -224,4 +209,22 @@ func TestCheckBigSQLiteBounded(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("problems = %q, want %q", got, want)
 	}
+}
+
+// sqliteFile makes a SQLite file in a temporary folder with stmts run on
+// a writable handle, and returns its path.
+func sqliteFile(t *testing.T, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, q := range stmts {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
 }

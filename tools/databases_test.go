@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/sources"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
@@ -31,17 +32,7 @@ func serveSet(t *testing.T, specs ...string) (*mcp.ClientSession, *sources.Set) 
 	set := sources.New(f, nil)
 	t.Cleanup(set.Close)
 	set.Start(t.Context())
-	srv := tools.NewServerSet(set, nil)
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(t.Context(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, set
+	return mcptest.Connect(t, tools.NewServerSet(set, nil)), set
 }
 
 // callDB calls tool with args and returns what the model reads, and whether

@@ -98,7 +98,7 @@ func TestCheckBad(t *testing.T) {
 		t.Errorf("check: %v, want 4 errors", err)
 	}
 	out = strings.ReplaceAll(out, dir, "DIR")
-	out = regexp.MustCompile(`sqlmcp_role_[0-9a-f]+`).ReplaceAllString(out, "ROLE")
+	out = regexp.MustCompile(`sqlmcp_ro_[0-9a-f]+`).ReplaceAllString(out, "ROLE")
 	for _, want := range []string{
 		`  error: annotations DIR/notes.yaml:2: no table "customerz" in the database; did you mean customers?` + "\n",
 		`  error: DIR/sqlmcp.yaml:7: schema "salse": no such schema; did you mean sales?` + "\n",

@@ -16,7 +16,7 @@ func PostgresRole(t testing.TB, dsn, setup string) (role, roleDSN string) {
 	t.Helper()
 	b := make([]byte, 4)
 	rand.Read(b)
-	role = "sqlmcp_role_" + hex.EncodeToString(b)
+	role = "sqlmcp_ro_" + hex.EncodeToString(b) // the prefix other tests leave out of their counts
 	PostgresExec(t, dsn, `CREATE ROLE "`+role+`" LOGIN; `+strings.ReplaceAll(setup, "{{role}}", `"`+role+`"`))
 	t.Cleanup(func() { PostgresExec(t, dsn, `DROP OWNED BY "`+role+`"; DROP ROLE "`+role+`"`) })
 	u, err := url.Parse(dsn)
