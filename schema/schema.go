@@ -92,6 +92,9 @@ type Catalog struct {
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
 
+	searchMu sync.Mutex
+	search   *searchIndex // the word statistics of the last reading searched
+
 	rowCounts rowCounts
 }
 
