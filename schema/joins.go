@@ -6,7 +6,8 @@ import (
 
 // JoinGuess is a join that no foreign key declares but the names and
 // types suggest: Table's Columns hold the values of RefTable's primary
-// key. It is a guess, to be checked before it is trusted.
+// key. It is a guess (Guessed is true), to be checked before it is
+// trusted.
 type JoinGuess = ForeignKey
 
 // primaryKey returns t's single primary key column, or nil when its key
@@ -89,7 +90,7 @@ func Joins(a, b *Table) (keys []ForeignKey, guessed bool) {
 				continue // a table's own single key references nothing
 			}
 			if guessRef(c, to) {
-				keys = append(keys, ForeignKey{Table: from.Name, Columns: []string{c.Name}, RefTable: to.Name, RefColumns: []string{primaryKey(to).Name}})
+				keys = append(keys, ForeignKey{Table: from.Name, Columns: []string{c.Name}, RefTable: to.Name, RefColumns: []string{primaryKey(to).Name}, Guessed: true})
 			}
 		}
 	}
@@ -120,7 +121,7 @@ func GuessJoins(t *Table, tables []*Table, max int) []JoinGuess {
 			}
 		}
 		if best != nil {
-			out = append(out, JoinGuess{Table: t.Name, Columns: []string{c.Name}, RefTable: best.Name, RefColumns: []string{primaryKey(best).Name}})
+			out = append(out, JoinGuess{Table: t.Name, Columns: []string{c.Name}, RefTable: best.Name, RefColumns: []string{primaryKey(best).Name}, Guessed: true})
 			if len(out) == max {
 				break
 			}
