@@ -1,11 +1,13 @@
 package schema
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -222,7 +224,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 		}
 	}
 	sort.Strings(ix.vocab)
-	normalise(ix.cols, fValue)
+	normalise(ix.cols, fNotes) // a value matched is no weaker for the column's other values
 	normalise(ix.tabs, fDescription)
 	return ix
 }
@@ -232,6 +234,11 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 // for less, so a column's description neither helps nor hurts the match
 // of its name.
 func normalise(docs []searchDoc, last int) {
+	for i := range docs {
+		for f := range docs[i].norm {
+			docs[i].norm[f] = 1
+		}
+	}
 	for f := 0; f <= last; f++ {
 		total, n := 0, 0
 		for _, d := range docs {
@@ -276,6 +283,26 @@ func queryWords(query string) (stems, written []string) {
 		pick(func(string) bool { return true })
 	}
 	return stems, written
+}
+
+// entityBoost is how much more a table whose name or description holds
+// an entity word of the question weighs.
+const entityBoost = 2
+
+// entityWords are the stems of the words a question asks about or groups
+// by: the first word after "which", "each", "per", "every" or "how many"
+// ("which school", "for each school type"): the rows it counts or
+// returns, most often a table's.
+func entityWords(query string) map[string]bool {
+	all := Words(query)
+	out := map[string]bool{}
+	for i, w := range all {
+		lead := w == "which" || w == "each" || w == "per" || w == "every" || w == "many" && i > 0 && all[i-1] == "how"
+		if lead && i+1 < len(all) && !stopWords[all[i+1]] {
+			out[stem(all[i+1])] = true
+		}
+	}
+	return out
 }
 
 // wordMatch is a word of the index that a query word matches, and how
@@ -369,6 +396,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	if len(stems) == 0 {
 		return []Match{}
 	}
+	entities := entityWords(query)
 	cols := map[int32]*scored{}
 	tabs := map[int32]*scored{}
 	get := func(m map[int32]*scored, d int32) *scored {
@@ -390,6 +418,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			}
 			if ps := ix.tabPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nTabs, ix.tabDF[wm.word], wm.quality)
+				if entities[q] {
+					for f := range w {
+						w[f] *= entityBoost
+					}
+				}
 				for _, p := range ps {
 					get(tabs, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.tabs[p.doc].norm, fName, fDescription))
 				}
@@ -454,39 +487,75 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			if doc.col.PrimaryKey > 0 || isLabel(doc) {
 				share *= keyShare
 			}
+			if len(s.hits) == 0 && !r.named {
+				share *= inheritedOnly // a lead, not evidence
+			}
 			r.score += share * ts.score
 			r.inherited = ts
 		}
 		out = append(out, r)
 	}
-	ix.sortRanked(out)
 	out = ix.addJoins(out)
 	// Copies of a table (orders_2023, stg_orders) match alike: the list
 	// names each such match once, with the other tables that have it, so
 	// it fills up with distinct candidates.
 	ms := []Match{}
-	first := map[string]int{}
+	type shown struct {
+		r ranked
+		i int // its place in ms
+	}
+	alike := map[string][]shown{} // by column name and score
 	for _, r := range out {
 		if limit > 0 && len(ms) == limit {
 			break
 		}
-		m := ix.match(r, written, stems)
-		key := fmt.Sprint(strings.ToLower(m.Column), m.Column == "", m.Score, m.why)
-		if i, ok := first[key]; ok {
-			if len(ms[i].also) < maxAlso {
-				ms[i].also = append(ms[i].also, m.Table)
-			} else {
-				ms[i].more++
-			}
-			continue
+		key := ""
+		if r.doc >= 0 {
+			key = strings.ToLower(ix.cols[r.doc].col.Name)
 		}
-		first[key] = len(ms)
-		ms = append(ms, m)
+		key += "\x00" + strconv.FormatInt(r.rounded, 10)
+		folded := false
+		for _, s := range alike[key] {
+			if sameEvidence(s.r, r) {
+				if m := &ms[s.i]; len(m.also) < maxAlso {
+					m.also = append(m.also, ix.tables[r.table].Name)
+				} else {
+					m.more++
+				}
+				folded = true
+				break
+			}
+		}
+		if !folded {
+			alike[key] = append(alike[key], shown{r, len(ms)})
+			ms = append(ms, ix.match(r, written, stems))
+		}
 	}
 	for i := range ms {
 		ms[i].finish()
 	}
 	return ms
+}
+
+// sameEvidence reports whether two candidates of one name and score
+// matched alike: the same words in the same fields, the same joins.
+func sameEvidence(a, b ranked) bool {
+	same := func(x, y *scored) bool {
+		if x == nil || y == nil {
+			return x == y
+		}
+		if len(x.hits) != len(y.hits) {
+			return false
+		}
+		for i := range x.hits {
+			if x.q[i] != y.q[i] || x.hits[i].field != y.hits[i].field || x.hits[i].word != y.hits[i].word {
+				return false
+			}
+		}
+		return true
+	}
+	return (a.doc < 0) == (b.doc < 0) && a.named == b.named && same(a.own, b.own) &&
+		same(a.inherited, b.inherited) && slices.Equal(a.joins, b.joins)
 }
 
 // maxAlso is how many other tables a match names that match alike.
@@ -502,6 +571,8 @@ type ranked struct {
 	inherited *scored // its table's, for a column of a matching table
 	named     bool    // the query wrote the column's whole name
 	joins     []string
+	rounded   int64 // score to two places, for sorting
+	nameLen   int32 // its table name's length, for ties
 }
 
 // match spells out a candidate as the Match Search returns.
@@ -535,15 +606,18 @@ func (ix *searchIndex) match(r ranked, written, stems []string) Match {
 // table name first (orders before its copy orders_2023), then as they
 // stand in the schema.
 func (ix *searchIndex) sortRanked(out []ranked) {
-	sort.Slice(out, func(i, j int) bool {
-		a, b := math.Round(out[i].score*100), math.Round(out[j].score*100)
-		if a != b {
-			return a > b
+	for i := range out {
+		out[i].rounded = int64(math.Round(out[i].score * 100))
+		out[i].nameLen = int32(len(ix.tables[out[i].table].Name))
+	}
+	slices.SortFunc(out, func(a, b ranked) int {
+		if a.rounded != b.rounded {
+			return cmp.Compare(b.rounded, a.rounded)
 		}
-		if a, b := len(ix.tables[out[i].table].Name), len(ix.tables[out[j].table].Name); a != b {
-			return a < b
+		if a.nameLen != b.nameLen {
+			return cmp.Compare(a.nameLen, b.nameLen)
 		}
-		return out[i].key < out[j].key
+		return cmp.Compare(a.key, b.key)
 	})
 }
 
@@ -552,8 +626,11 @@ func (ix *searchIndex) sortRanked(out []ranked) {
 // a query over those tables needs them.
 const (
 	joinTables = 5
-	joinShare  = 0.8
+	joinShare  = 1.0
 	keyShare   = 1.3 // a table's key and label columns inherit this much more of its match
+	// inheritedOnly discounts a column that matched through its table
+	// alone: it fills the list after the columns with words of their own.
+	inheritedOnly = 0.5
 )
 
 // isLabel reports whether a column names its row: a text column called
@@ -575,14 +652,20 @@ func isLabel(d *searchDoc) bool {
 // declared, by key names and types, and sorts out again.
 func (ix *searchIndex) addJoins(out []ranked) []ranked {
 	best := map[int32]float64{} // table -> its best match's score
-	var top []int32
 	for _, r := range out {
-		if _, ok := best[r.table]; !ok {
-			if len(top) == joinTables {
-				break
-			}
+		if r.score > best[r.table] {
 			best[r.table] = r.score
-			top = append(top, r.table)
+		}
+	}
+	var top []int32 // the best joinTables tables, best first
+	for t, score := range best {
+		i := len(top)
+		for i > 0 && (best[top[i-1]] < score || best[top[i-1]] == score && top[i-1] > t) {
+			i--
+		}
+		if i < joinTables {
+			top = slices.Insert(top, i, t)
+			top = top[:min(len(top), joinTables)]
 		}
 	}
 	at := map[int32]int{} // column document -> its place in out

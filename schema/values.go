@@ -83,6 +83,13 @@ func (c *Catalog) ValueStats() ValueStats {
 	return st
 }
 
+// labelLike reports whether a value can name what a question asks about:
+// not an address on the web or in mail, whose words (a domain, a user)
+// say nothing of the column.
+func labelLike(v string) bool {
+	return !strings.Contains(v, "@") && !strings.Contains(v, "://")
+}
+
 // textLike reports whether a column's declared type holds text.
 func textLike(typ string) bool {
 	t := strings.ToLower(typ)
@@ -175,7 +182,7 @@ func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex
 				if b, isBytes := r[0].([]byte); isBytes {
 					v, ok = string(b), true
 				}
-				if !ok || len(v) > valueMaxLen || v == "" {
+				if !ok || len(v) > valueMaxLen || v == "" || !labelLike(v) {
 					continue
 				}
 				if ix.bytes+len(v)+valueOverhead > valueMaxBytes {
