@@ -142,9 +142,9 @@ func (c *Catalog) searchIndexFor(tables []*Table, values *valueIndex) *searchInd
 	return c.search
 }
 
-// indexWords are the words a field's text contributes: its words and
-// their stems, with abbreviations expanded and run-together identifier
-// parts split (firstname -> first, name) when known reports both halves.
+// indexWords are the words a field's text contributes: its words'
+// stems, and in an identifier the words its abbreviations stand for
+// (qty -> quantity).
 func indexWords(text string, identifier bool) []string {
 	var out []string
 	for _, w := range Words(text) {
