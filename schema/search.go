@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Match is one table or column that a search found.
@@ -267,7 +268,7 @@ func isIdentifier(s string) bool {
 // words less the scaffolding, unless that is all there is, each once, in
 // order, with the form the user wrote beside the stem matched.
 func queryWords(query string) (stems, written []string) {
-	all := Words(query)
+	all := Words(unitCase(query))
 	seen := map[string]bool{}
 	pick := func(keep func(string) bool) {
 		for _, w := range all {
@@ -303,6 +304,29 @@ func entityWords(query string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// unitCase lower-cases the short words of prose whose case changes
+// inside them (kWh, iOS, PhD), so they stay one word: in a question a
+// case change splits a name written in camelCase, not a unit.
+func unitCase(text string) string {
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if n := len(w); n >= 2 && n <= 4 && w != strings.ToUpper(w) && w != strings.ToLower(w) && isASCIILetters(w) {
+			fields[i] = strings.ToLower(f)
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+func isASCIILetters(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // wordMatch is a word of the index that a query word matches, and how

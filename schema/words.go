@@ -67,11 +67,11 @@ func singular(w string) string {
 // the question and the schema go through it, so a stem need not be a
 // word, only the same for the forms it joins.
 func stem(w string) string {
-	if len(w) < 5 || !isLetters(w) {
+	if len(w) < 4 || !isLetters(w) {
 		return w
 	}
 	for _, suf := range []string{"ment", "ing", "est", "ed", "ly"} {
-		if s := strings.TrimSuffix(w, suf); s != w && len(s) >= 3 && hasVowel(s) {
+		if s := strings.TrimSuffix(w, suf); len(w) >= 5 && s != w && len(s) >= 3 && hasVowel(s) {
 			w = undouble(s)
 			break
 		}
@@ -122,6 +122,7 @@ var abbreviations = map[string]string{
 	"stat": "statistic", "yob": "birth year", "tz": "timezone", "ts": "timestamp", "ssn": "social security number",
 	"gpa": "grade point average", "sq": "square", "ft": "feet", "kg": "kilogram", "km": "kilometer",
 	"mg": "milligram", "mm": "millimeter", "hrs": "hours", "mins": "minutes", "sec": "second",
+	"pub": "published publication",
 }
 
 // stopWords are the scaffolding of a question, which says nothing about
