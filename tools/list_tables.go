@@ -30,6 +30,7 @@ func (in listTablesIn) audit(e *zerolog.Event) {
 }
 
 type listTablesOut struct {
+	overview  string         // what the whole database holds, from the annotations
 	Tables    []tableSummary `json:"tables,omitempty"`
 	Names     []string       `json:"names,omitempty"`
 	Total     int            `json:"total"`
@@ -79,7 +80,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 		}
 		tables = kept
 	}
-	out := listTablesOut{Total: len(tables), Truncated: len(tables) > limit, display: s.cat.Display}
+	out := listTablesOut{overview: s.cat.Overview(), Total: len(tables), Truncated: len(tables) > limit, display: s.cat.Display}
 	tables = tables[:min(len(tables), limit)]
 	if in.NamesOnly {
 		out.Names = make([]string, len(tables))
@@ -106,6 +107,9 @@ func (o listTablesOut) audit(e *zerolog.Event) {
 
 func (o listTablesOut) text() string {
 	var b strings.Builder
+	if o.overview != "" {
+		fmt.Fprintf(&b, "About this database: %s\n", o.overview)
+	}
 	shown := len(o.Tables) + len(o.Names)
 	if o.Truncated {
 		fmt.Fprintf(&b, "%d of %d tables and views (cut: narrow with filter, or raise limit, with names_only for names alone):\n", shown, o.Total)

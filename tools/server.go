@@ -69,7 +69,7 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
-			Instructions: instructions(db),
+			Instructions: instructions(db, cat),
 			// What a client needs to write SQL, as data: the dialect under
 			// experimental.sqlmcp. Logging is the SDK's default, kept.
 			//lint:ignore SA1019 the capability the SDK advertises by default, kept as it was
@@ -93,9 +93,13 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	return srv
 }
 
-func instructions(db *source.DB) string {
+func instructions(db *source.DB, cat *schema.Catalog) string {
 	l := db.Limits()
-	return fmt.Sprintf(`This server gives read-only access to one %s database.
+	about := ""
+	if o := cat.Overview(); o != "" {
+		about = "About this database: " + o + "\n"
+	}
+	return about + fmt.Sprintf(`This server gives read-only access to one %s database.
 Explore before you query: list_tables, then describe_table for the tables that matter
 (columns, keys and what the columns mean), or search_schema to find columns by meaning.
 Check real values with sample_values and distinct_values before filtering on them.
