@@ -14,7 +14,7 @@ import (
 var searchSchemaTool = &mcp.Tool{
 	Name: "search_schema",
 	Description: "Columns a question needs, by words in names ('free meal' finds " +
-		"'Free Meal Count (K-12)'), descriptions, values; join keys. Best first.",
+		"'Free Meal Count (K-12)'), descriptions and values, with join keys.",
 	Annotations: readOnly,
 }
 
