@@ -1,37 +1,104 @@
 package schema_test
 
 import (
+	"context"
+	"database/sql"
+	_ "embed"
 	"encoding/json"
+	"fmt"
 	"math"
-	"regexp"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/schema"
 )
 
-// goldColumns reads the columns a gold SQL statement uses: every column of
-// a table the statement names whose name appears in it as an identifier.
-func goldColumns(sql string, tables []*schema.Table) map[string]bool {
-	ident := regexp.MustCompile("\"[^\"]+\"|`[^`]+`|\\[[^\\]]+\\]|[A-Za-z_][A-Za-z0-9_]*")
-	seen := map[string]bool{}
-	for _, tok := range ident.FindAllString(sql, -1) {
-		seen[strings.ToLower(strings.Trim(tok, "\"`[]"))] = true
+// The linking benchmark: questions with gold SQL, the gold columns read
+// from the gold SQL by SQLite's own compiler, and the recall of those
+// columns and their tables in search_schema's first 5, 10 and 20 matches
+// beside a plain BM25 ranker, on the demo database alone, on the demo
+// without its descriptions ("bare": names and values only), and on the
+// demo merged into a generated catalog of 2,000 decoy tables.
+//
+// The questions are the demo's own (a fixed quarter held out: question_id
+// % 4 == 3) and those of testdata/linking/questions.json, written before
+// the ranking was tuned, each marked tune or held. Tuning looks at the
+// tune part only (LINKING_MISSES=1 logs its misses); the held part is
+// reported beside it and must meet the same targets.
+
+//go:embed testdata/linking/questions.json
+var linkingQuestions []byte
+
+type linkQuestion struct {
+	Set      string `json:"set"`   // "demo" or "decoy": the schema it is about
+	Split    string `json:"split"` // "tune" or "held"
+	Question string `json:"question"`
+	Evidence string `json:"evidence"`
+	SQL      string `json:"sql"`
+}
+
+func loadQuestions(t testing.TB) []linkQuestion {
+	var demoQs []struct {
+		ID                      int `json:"question_id"`
+		Question, Evidence, SQL string
 	}
-	gold := map[string]bool{}
-	for _, t := range tables {
-		if !seen[strings.ToLower(t.Name)] {
-			continue
+	if err := json.Unmarshal(demo.Questions, &demoQs); err != nil {
+		t.Fatal(err)
+	}
+	var qs []linkQuestion
+	for _, q := range demoQs {
+		split := "tune"
+		if q.ID%4 == 3 {
+			split = "held"
 		}
-		for _, c := range t.Columns {
-			if seen[strings.ToLower(c.Name)] {
-				gold[t.Name+"."+c.Name] = true
+		qs = append(qs, linkQuestion{"demo", split, q.Question, q.Evidence, q.SQL})
+	}
+	var more []linkQuestion
+	if err := json.Unmarshal(linkingQuestions, &more); err != nil {
+		t.Fatal(err)
+	}
+	return append(qs, more...)
+}
+
+// goldReads returns the tables and table.column pairs that sql reads, as
+// SQLite's authorizer reports them while it compiles the statement.
+func goldReads(t testing.TB, db *sql.DB, query string) (tables, columns map[string]bool) {
+	t.Helper()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	tables, columns = map[string]bool{}, map[string]bool{}
+	err = conn.Raw(func(dc any) error {
+		c := dc.(*sqlite3.SQLiteConn)
+		c.RegisterAuthorizer(func(op int, table, column, _ string) int {
+			if op == sqlite3.SQLITE_READ && !strings.HasPrefix(table, "sqlite_") {
+				tables[table] = true
+				if column != "" {
+					columns[table+"."+column] = true
+				}
 			}
+			return sqlite3.SQLITE_OK
+		})
+		defer c.RegisterAuthorizer(nil)
+		st, err := c.Prepare(query)
+		if err != nil {
+			return err
 		}
+		return st.Close()
+	})
+	if err != nil {
+		t.Fatalf("gold SQL %q: %v", query, err)
 	}
-	return gold
+	return tables, columns
 }
 
 // bm25 is the plain baseline: one document per column (its name, its
@@ -100,12 +167,43 @@ func (b *bm25) rank(query string, k int) []string {
 	return out
 }
 
-// TestLinkingRecall measures how many of the gold columns of the demo's
-// questions search_schema finds in its first 5, 10 and 20 matches, beside
-// a plain BM25 ranker over the same fields, and fails if search_schema
-// falls behind it at 10.
-func TestLinkingRecall(t *testing.T) {
-	cat := demoCatalog(t)
+var recallAt = []int{5, 10, 20}
+
+// recall counts gold columns and tables found within the first k items.
+type recall struct {
+	columns, tables         [3]int
+	goldColumns, goldTables int
+	questions               int
+}
+
+func (r *recall) add(ranked []string, goldTables, goldColumns map[string]bool) {
+	r.questions++
+	r.goldColumns += len(goldColumns)
+	r.goldTables += len(goldTables)
+	for i, k := range recallAt {
+		seen := map[string]bool{}
+		for j, key := range ranked {
+			if j >= k {
+				break
+			}
+			if goldColumns[key] {
+				r.columns[i]++
+			}
+			table, _, _ := strings.Cut(key, ".")
+			if goldTables[table] && !seen[table] {
+				seen[table] = true
+				r.tables[i]++
+			}
+		}
+	}
+}
+
+func (r *recall) col(i int) float64 { return float64(r.columns[i]) / float64(max(r.goldColumns, 1)) }
+func (r *recall) tab(i int) float64 { return float64(r.tables[i]) / float64(max(r.goldTables, 1)) }
+
+// linkingSet measures both rankers on the questions of sets against the
+// database at path served through cat, and returns their recall per split.
+func linkingSet(t *testing.T, name, path string, cat *schema.Catalog, qs []linkQuestion, sets ...string) map[string]map[string]*recall {
 	if err := cat.IndexValues(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -113,64 +211,142 @@ func TestLinkingRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var qs []struct {
-		Question, Evidence, SQL string
+	// Table names as Search and BM25 give them, by the name SQLite reports.
+	names := map[string]string{}
+	for _, tb := range tables {
+		names[strings.ToLower(tb.Name)] = tb.Name
 	}
-	if err := json.Unmarshal(demo.Questions, &qs); err != nil {
+	raw, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer raw.Close()
 	base := newBM25(tables)
-	ks := []int{5, 10, 20}
-	found := map[string][]int{"search_schema": make([]int, len(ks)), "bm25": make([]int, len(ks))}
-	totalGold := 0
+	out := map[string]map[string]*recall{"search_schema": {}, "bm25": {}}
 	for _, q := range qs {
-		gold := goldColumns(q.SQL, tables)
-		if len(gold) == 0 {
+		if !slices.Contains(sets, q.Set) {
 			continue
 		}
-		totalGold += len(gold)
-		query := q.Question + " " + q.Evidence
+		gt, gc := goldReads(t, raw, q.SQL)
+		goldTables, goldColumns := map[string]bool{}, map[string]bool{}
+		for tb := range gt {
+			goldTables[names[strings.ToLower(tb)]] = true
+		}
+		for tc := range gc {
+			tb, c, _ := strings.Cut(tc, ".")
+			goldColumns[names[strings.ToLower(tb)]+"."+c] = true
+		}
+		query := strings.TrimSpace(q.Question + " " + q.Evidence)
 		ms, err := cat.Search(t.Context(), query, 20)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var ours []string
 		for _, m := range ms {
+			key := m.Table // a table's own match takes a place, and finds its table
 			if m.Column != "" {
-				ours = append(ours, m.Table+"."+m.Column)
+				key += "." + m.Column
+			}
+			ours = append(ours, key)
+		}
+		theirs := base.rank(query, 20)
+		for ranker, ranked := range map[string][]string{"search_schema": ours, "bm25": theirs} {
+			for _, split := range []string{q.Split, "all"} {
+				if out[ranker][split] == nil {
+					out[ranker][split] = &recall{}
+				}
+				out[ranker][split].add(ranked, goldTables, goldColumns)
 			}
 		}
-		if testing.Verbose() {
-			b := base.rank(query, 10)
-			for g := range gold {
-				in := func(l []string) bool {
-					for i, x := range l {
-						if i < 10 && x == g {
-							return true
-						}
-					}
-					return false
-				}
-				if !in(ours) && in(b) {
-					t.Logf("missed %s for %q; ours: %v", g, query, ours[:min(10, len(ours))])
-				}
-			}
-		}
-		for name, ranked := range map[string][]string{"search_schema": ours, "bm25": base.rank(query, 20)} {
-			for i, k := range ks {
-				for j, key := range ranked {
-					if j < k && gold[key] {
-						found[name][i]++
-					}
+		if os.Getenv("LINKING_MISSES") != "" && q.Split == "tune" {
+			for g := range goldColumns {
+				if i := slices.Index(ours, g); i < 0 || i >= 10 {
+					t.Logf("%s: missed %s (at %d) for %q\n  ours: %v\n  bm25: %v", name, g, i, query, ours[:min(10, len(ours))], theirs[:min(10, len(theirs))])
 				}
 			}
 		}
 	}
-	recall := func(name string, i int) float64 { return float64(found[name][i]) / float64(totalGold) }
-	for i, k := range ks {
-		t.Logf("recall@%d of %d gold columns: search_schema %.2f, bm25 %.2f", k, totalGold, recall("search_schema", i), recall("bm25", i))
+	for _, split := range []string{"tune", "held", "all"} {
+		ours, theirs := out["search_schema"][split], out["bm25"][split]
+		t.Logf("%-5s %-4s %2d questions, %3d gold columns, %3d tables | columns @5/10/20: search_schema %.2f %.2f %.2f, bm25 %.2f %.2f %.2f | tables @5/10/20: search_schema %.2f %.2f %.2f, bm25 %.2f %.2f %.2f",
+			name, split, ours.questions, ours.goldColumns, ours.goldTables,
+			ours.col(0), ours.col(1), ours.col(2), theirs.col(0), theirs.col(1), theirs.col(2),
+			ours.tab(0), ours.tab(1), ours.tab(2), theirs.tab(0), theirs.tab(1), theirs.tab(2))
 	}
-	if recall("search_schema", 1) < recall("bm25", 1) {
-		t.Errorf("search_schema's recall@10 %.2f is below BM25's %.2f", recall("search_schema", 1), recall("bm25", 1))
+	return out
+}
+
+// linkingFloors are the recall@10 of gold columns search_schema must
+// keep, per set and split, and its least lead over BM25's: the levels the
+// ranking reached, so that a change that loses recall fails. The aim (a
+// lead of 0.05 everywhere, 0.9 on the demo) is not met on every part;
+// the README gives the figures.
+var linkingFloors = map[string]map[string]struct{ recall, lead float64 }{
+	"demo":  {"tune": {0.85, 0.05}, "held": {0.80, 0.04}},
+	"large": {"tune": {0.75, 0.05}, "held": {0.70, 0.05}},
+	"bare":  {"tune": {0.80, 0.05}, "held": {0.70, 0.05}},
+}
+
+// bareCatalog builds the demo database without its descriptions: names,
+// types, keys and values alone, as many real databases come.
+func bareCatalog(t testing.TB) (string, *schema.Catalog) {
+	path := filepath.Join(t.TempDir(), "bare.sqlite")
+	if err := demo.Build(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(filepath.Dir(path), "database_description")); err != nil {
+		t.Fatal(err)
+	}
+	return path, fixtureCatalog(t, path, nil)
+}
+
+// linkingCatalogs builds the demo database and the demo merged into the
+// decoy catalog, with their catalogs.
+func linkingCatalogs(t testing.TB) (demoPath string, demoCat *schema.Catalog, largePath string, largeCat *schema.Catalog) {
+	dir := t.TempDir()
+	demoPath = filepath.Join(dir, "demo", "demo.sqlite")
+	largePath = filepath.Join(dir, "large", "large.sqlite")
+	for _, p := range []string{demoPath, largePath} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := demo.Build(demoPath); err != nil {
+		t.Fatal(err)
+	}
+	demoCat = fixtureCatalog(t, demoPath, &schema.Options{Annotations: filepath.Join(filepath.Dir(demoPath), "annotations.json")})
+	ann := buildDecoys(t, largePath)
+	largeCat = fixtureCatalog(t, largePath, &schema.Options{Annotations: ann})
+	return demoPath, demoCat, largePath, largeCat
+}
+
+// TestLinkingRecall runs the linking benchmark and holds search_schema to
+// linkingFloors on the tuning and the held-out questions alike.
+func TestLinkingRecall(t *testing.T) {
+	qs := loadQuestions(t)
+	demoPath, demoCat, largePath, largeCat := linkingCatalogs(t)
+	barePath, bareCat := bareCatalog(t)
+	results := map[string]map[string]map[string]*recall{
+		"demo":  linkingSet(t, "demo", demoPath, demoCat, qs, "demo"),
+		"large": linkingSet(t, "large", largePath, largeCat, qs, "demo", "decoy"),
+		"bare":  linkingSet(t, "bare", barePath, bareCat, qs, "demo"),
+	}
+	for _, set := range []string{"demo", "large", "bare"} {
+		for _, split := range []string{"tune", "held"} {
+			floor := linkingFloors[set][split]
+			ours, theirs := results[set]["search_schema"][split].col(1), results[set]["bm25"][split].col(1)
+			what := fmt.Sprintf("%s, %s questions: recall@10 of gold columns", set, split)
+			if ours < theirs+floor.lead {
+				t.Errorf("%s: search_schema %.2f is not %.2f above BM25's %.2f", what, ours, floor.lead, theirs)
+			}
+			if ours < floor.recall {
+				t.Errorf("%s: search_schema %.2f is below %.2f", what, ours, floor.recall)
+			}
+		}
+	}
+	st := largeCat.ValueStats()
+	t.Logf("value index of the large catalog: %d columns read, %d indexed, %d values, %d bytes (bound %d)", st.ColumnsRead, st.Columns, st.Values, st.Bytes, st.MaxBytes)
+	if !st.Built || st.Bytes > st.MaxBytes || st.Columns == 0 {
+		t.Errorf("value index: %+v", st)
 	}
 }

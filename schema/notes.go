@@ -26,6 +26,8 @@ type notes struct {
 	// written there, with their lines, for Check.
 	named []named
 	file  string
+	// overview is what the whole database holds, from the annotations.
+	overview string
 }
 
 // named is a table, or a table's column, an annotations file names.
@@ -40,6 +42,7 @@ type columnNote struct {
 
 // annotationsFile is the --annotations format:
 //
+//	description: What the whole database holds (shown to the model first).
 //	tables:
 //	  customers:
 //	    description: People who bought something.
@@ -47,7 +50,8 @@ type columnNote struct {
 //	      email: Contact address; NULL when unknown.
 //	      status: {description: Account state, values: "a = active, c = closed"}
 type annotationsFile struct {
-	Tables map[string]struct {
+	Description string `yaml:"description"`
+	Tables      map[string]struct {
 		Description string               `yaml:"description"`
 		Columns     map[string]annotated `yaml:"columns"`
 	} `yaml:"tables"`
@@ -173,11 +177,12 @@ func (n *notes) readAnnotations(path string) error {
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // an empty file is fine
 		// yaml's errors span lines; a start-up error is one line.
 		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", ";")), " ")
-		msg = unknownField.ReplaceAllString(msg, `unknown key "$1" (keys are tables, description, columns, values)`)
+		msg = unknownField.ReplaceAllString(msg, `unknown key "$1" (keys are description, tables, columns, values)`)
 		msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:; ")
 		return fmt.Errorf("reading annotations %s: %s", path, msg)
 	}
 	n.file = path
+	n.overview = strings.Join(strings.Fields(f.Description), " ")
 	for table, t := range f.Tables {
 		if t.Description != "" {
 			n.tables[strings.ToLower(table)] = t.Description

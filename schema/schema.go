@@ -57,6 +57,9 @@ type ForeignKey struct {
 	Columns    []string `json:"columns"`
 	RefTable   string   `json:"ref_table"`
 	RefColumns []string `json:"ref_columns"`
+	// Guessed is true for a join no key declares, guessed from names and
+	// types: check it before trusting it.
+	Guessed bool `json:"guessed,omitempty"`
 }
 
 // Index is an index on a table.
@@ -99,6 +102,12 @@ type Catalog struct {
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
+
+	searchMu sync.Mutex
+	search   *searchIndex // the word statistics of the last reading searched
+
+	kindsMu sync.Mutex
+	kinds   map[*Table]map[string]TextKind // per table read: its text columns that hold numbers or dates
 
 	rowCounts rowCounts
 }
@@ -210,6 +219,10 @@ func fromDefs(defs []source.TableDef) []*Table {
 	}
 	return tables
 }
+
+// Overview is what the whole database holds, as the annotations file's
+// top-level description says; "" when it says nothing.
+func (c *Catalog) Overview() string { return c.notes.overview }
 
 // SQL is the table's name as a query writes it, quoted.
 func (t *Table) SQL() string {

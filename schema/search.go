@@ -1,10 +1,13 @@
 package schema
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -15,295 +18,795 @@ type Match struct {
 	Column string `json:"column,omitempty"` // "" when the table itself matched
 	Type   string `json:"type,omitempty"`
 	// Matched names the fields the words were found in: "name",
-	// "description", "values", "table name".
-	Matched     []string `json:"matched"`
-	Description string   `json:"description,omitempty"`
+	// "description", "values" (the value notes), "value" (a value the
+	// column holds), "table name", "table description".
+	Matched []string `json:"matched"`
+	// Why says, per field, which words of the query matched there and
+	// how: "name: grade, lowest~low; table name: school". A word~form
+	// pair is a word matched in another form (a prefix, a stem). Last,
+	// "alike in orders_2023, stg_orders and 4 more" names the other tables
+	// whose same-named column (or which, for a table, themselves) matched
+	// exactly alike, such as copies of the table, listed once here.
+	Why         string `json:"why,omitempty"`
+	Description string `json:"description,omitempty"`
 	// Value is a value the column holds that matched, when one did.
-	Value string  `json:"value,omitempty"`
-	Score float64 `json:"score"`
+	Value string   `json:"value,omitempty"`
+	Score float64  `json:"score"`
+	why   []string // Why's parts
+	also  []string // Also's first tables
+	more  int      // and how many more
 }
 
-// Field weights: a word in a name says more than one in a description; a
-// column inherits part of its table's match, so "the name of each singer"
-// finds singer.name.
+// finish writes Why from its parts.
+func (m *Match) finish() {
+	why := m.why
+	if len(m.also) > 0 {
+		alike := "alike in " + strings.Join(m.also, ", ")
+		if m.more > 0 {
+			alike += fmt.Sprintf(" and %d more", m.more)
+		}
+		why = append(why[:len(why):len(why)], alike)
+	}
+	m.Why = strings.Join(why, "; ")
+}
+
+// The fields of a column, in the order Matched lists them.
 const (
-	weightName             = 3
-	weightDescription      = 1.5
-	weightValues           = 1
-	weightTableName        = 1.2
-	weightTableDescription = 0.4
-	weightValue            = 2 // a word among the values a column holds
+	fName = iota
+	fDescription
+	fNotes
+	fValue
+	fTableName
+	fTableDescription
+	nFields
 )
 
-// stopWords are the scaffolding of a question, which says nothing about
-// where its answer is.
-var stopWords = map[string]bool{}
+var fieldNames = [nFields]string{"name", "description", "values", "value", "table name", "table description"}
 
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be by did do doe for from had has have how i in is it
-		its list many me much of on or per please show tell than that the their them there these they this
-		those to was were what when where which who whom whose why with would give find all each every
-		any number count total there ha wa`) {
-		stopWords[w] = true
-	}
-}
+// fieldWeights: a word in a name says more than one in a description or
+// a value note; a value the column holds says almost as much as its name.
+// The table's fields count in the table's own score, which its columns
+// inherit in part.
+var fieldWeights = [nFields]float64{3, 1.5, 1, 2.5, 3, 1.2}
 
-// Search finds tables and columns whose names, descriptions or value notes
-// hold the words of query, best first, at most limit of them. Words match
-// inside identifiers split at underscores, case changes, spaces and
-// punctuation ("free meal" finds "Free Meal Count (K-12)"), and by prefix
-// ("enrol" finds "enrollment"). A word found in few places weighs more
-// than one found in many (inverse document frequency over the columns), a
-// question's scaffolding ("how many", "the", "of") is ignored unless it is
-// all the query holds, and a column inherits part of its table's match.
+const (
+	inherit    = 0.9  // how much of its table's score a column inherits
+	tableShare = 0.7  // a table's own entry scores this much of its score: its columns are the answer
+	lengthNorm = 0.35 // how much a long text's matches are discounted, BM25's b
+	// nameBonus is added, times the column name's weight, when the query
+	// writes the column's whole name (is_title_i, "Academic Year").
+	nameBonus = 2.5
+)
+
+// Search finds tables and columns whose names, descriptions, value notes
+// or values hold the words of query, best first, at most limit of them
+// (every match when limit is 0). Words match inside identifiers split at
+// underscores, case changes, digits and punctuation ("free meal" finds
+// "Free Meal Count (K-12)"), in their plural, stemmed ("enrolled" finds
+// "enrollment"), abbreviated ("quantity" finds "qty") and prefix forms.
+// A word found in few places weighs more than one found in many (inverse
+// document frequency), a question's scaffolding ("how many", "the",
+// "of") is ignored unless it is all the query holds, and a column
+// inherits part of its table's match, so "the name of each singer" finds
+// singer.name. Each match says which fields matched and why.
+//
+// Word statistics are built once per reading of the schema (and again
+// when the value index arrives), not per call.
 func (c *Catalog) Search(ctx context.Context, query string, limit int) ([]Match, error) {
 	tables, err := c.Tables(ctx)
 	if err != nil {
 		return nil, err
 	}
-	words := queryWords(query)
-	if len(words) == 0 {
-		return []Match{}, nil
+	ix := c.searchIndexFor(tables, c.valueIndexFor(tables))
+	return ix.search(query, limit), nil
+}
+
+// searchIndex holds what Search needs of one reading of the schema: every
+// column's words by field, the words' document frequencies and posting
+// lists. It is read-only once built.
+type searchIndex struct {
+	tables []*Table
+	values *valueIndex
+	cols   []searchDoc // one per column
+	tabs   []searchDoc // one per table
+	// colPost and tabPost map a word to the documents holding it.
+	colPost, tabPost map[string][]posting
+	colDF, tabDF     map[string]*[nFields]int32 // per field: how many documents hold the word there
+	vocab            []string                   // every word, sorted, for prefix matches
+	tableIndex       map[string]int32           // a table's name -> its index
+	fullNames        map[string][]int32         // a column's lower-cased name -> its documents
+	spacedNames      []int32                    // columns whose names hold spaces or punctuation
+}
+
+type searchDoc struct {
+	table  int32 // index into tables
+	col    *Column
+	fields [nFields][]string // words per field; a table's own in fName and fDescription
+	norm   [nFields]float32  // what a match in each field is divided by: BM25's length normalisation
+}
+
+// posting is one document holding a word, with the fields it is in.
+type posting struct {
+	doc    int32
+	fields uint8
+}
+
+// searchIndexFor returns the search index of tables with values, building
+// it when the schema or the value index changed since the last.
+func (c *Catalog) searchIndexFor(tables []*Table, values *valueIndex) *searchIndex {
+	c.searchMu.Lock()
+	defer c.searchMu.Unlock()
+	if ix := c.search; ix != nil && sameTables(ix.tables, tables) && ix.values == values {
+		return ix
 	}
-	phrase := strings.Join(words, " ")
-	values := c.valueIndexFor(tables)
-	type doc struct {
-		t      *Table
-		col    *Column
-		fields []field
-	}
-	var docs []doc
-	df := map[string]int{}
-	count := func(fields []field) {
-		seen := map[string]bool{}
-		for _, f := range fields {
-			for _, w := range f.words {
-				if !seen[w] {
-					seen[w] = true
-					df[w]++
+	c.search = buildSearchIndex(tables, values)
+	return c.search
+}
+
+// indexWords are the words a field's text contributes: its words'
+// stems, and in an identifier the words its abbreviations stand for
+// (qty -> quantity).
+func indexWords(text string, identifier bool) []string {
+	var out []string
+	for _, w := range Words(text) {
+		out = append(out, stem(w))
+		if identifier {
+			if exp, ok := abbreviations[w]; ok {
+				for _, e := range strings.Fields(exp) {
+					out = append(out, stem(e))
 				}
 			}
 		}
 	}
-	for _, t := range tables {
-		tableName, tableDesc := Words(t.Name), Words(t.Description)
-		tf := []field{{"name", weightName, tableName}, {"description", weightDescription, tableDesc}}
-		docs = append(docs, doc{t: t, fields: tf})
+	return out
+}
+
+func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
+	ix := &searchIndex{tables: tables, values: values, colPost: map[string][]posting{}, tabPost: map[string][]posting{},
+		colDF: map[string]*[nFields]int32{}, tabDF: map[string]*[nFields]int32{}, fullNames: map[string][]int32{}, tableIndex: map[string]int32{}}
+	for ti, t := range tables {
+		ix.tableIndex[t.Name] = int32(ti)
+		td := searchDoc{table: int32(ti)}
+		td.fields[fName] = indexWords(t.rel, true)
+		td.fields[fDescription] = indexWords(t.Description, false)
+		ix.tabs = append(ix.tabs, td)
 		for i := range t.Columns {
 			col := &t.Columns[i]
-			fields := []field{
-				{"name", weightName, Words(col.Name)},
-				{"description", weightDescription, Words(col.Description)},
-				{"values", weightValues, Words(col.Values)},
-				{"table name", weightTableName, tableName},
-				{"table description", weightTableDescription, tableDesc},
+			d := searchDoc{table: int32(ti), col: col}
+			d.fields[fName] = indexWords(col.Name, true)
+			d.fields[fDescription] = indexWords(col.Description, false)
+			d.fields[fNotes] = indexWords(col.Values, false)
+			for _, v := range values.columnValues(col) {
+				d.fields[fValue] = append(d.fields[fValue], indexWords(v, false)...)
 			}
-			if vw := values.valueWords(col); vw != nil {
-				var held []string
-				for _, w := range words {
-					if vw[w] {
-						held = append(held, w)
+			doc := int32(len(ix.cols))
+			name := strings.ToLower(col.Name)
+			if len(name) >= 4 {
+				if isIdentifier(name) {
+					ix.fullNames[name] = append(ix.fullNames[name], doc)
+				} else {
+					ix.spacedNames = append(ix.spacedNames, doc)
+				}
+			}
+			ix.cols = append(ix.cols, d)
+		}
+	}
+	post := func(docs []searchDoc, postings map[string][]posting, df map[string]*[nFields]int32, fields int) {
+		for di := range docs {
+			seen := map[string]uint8{}
+			for f := 0; f < fields; f++ {
+				for _, w := range docs[di].fields[f] {
+					seen[w] |= 1 << f
+				}
+			}
+			for w, mask := range seen {
+				postings[w] = append(postings[w], posting{int32(di), mask})
+				counts := df[w]
+				if counts == nil {
+					counts = &[nFields]int32{}
+					df[w] = counts
+				}
+				for f := 0; f < fields; f++ {
+					if mask&(1<<f) != 0 {
+						counts[f]++
 					}
 				}
-				fields = append(fields, field{"value", weightValue, held})
-			}
-			count(fields[:3])
-			docs = append(docs, doc{t: t, col: col, fields: fields})
-		}
-	}
-	n := float64(len(docs))
-	total := 0
-	for _, d := range docs {
-		total += docLen(d.fields)
-	}
-	avg := float64(total) / max(n, 1)
-	idf := func(w string) float64 {
-		// Counted over the columns' own fields; a word no column holds
-		// (a table's name) weighs as a rare one.
-		return math.Log(1 + (n-float64(df[w])+0.5)/(float64(df[w])+0.5))
-	}
-	var matches []Match
-	for _, d := range docs {
-		m, ok := score(words, phrase, d.fields, idf)
-		if !ok {
-			continue
-		}
-		// As BM25 does: a match in a short text says more than one in a
-		// long one.
-		m.Score /= 1 - lengthNorm + lengthNorm*float64(docLen(d.fields))/avg
-		if d.col == nil {
-			m.Table, m.Description = d.t.Name, d.t.Description
-			m.Score *= 0.5 // a table is a lead; its columns are the answer
-		} else {
-			if onlyInherited(m.Matched) {
-				m.Score *= 0.5
-			}
-			m.Table, m.Column, m.Type, m.Description = d.t.Name, d.col.Name, d.col.Type, d.col.Description
-			if slices.Contains(m.Matched, "value") {
-				m.Value = values.matchingValue(d.col, words)
 			}
 		}
-		m.Score = float64(int(m.Score*100+0.5)) / 100
-		matches = append(matches, m)
 	}
-	sort.SliceStable(matches, func(i, j int) bool { return matches[i].Score > matches[j].Score })
-	if limit > 0 && len(matches) > limit {
-		matches = matches[:limit]
+	post(ix.cols, ix.colPost, ix.colDF, fTableName)
+	post(ix.tabs, ix.tabPost, ix.tabDF, fNotes)
+	for w := range ix.colPost {
+		ix.vocab = append(ix.vocab, w)
 	}
-	if matches == nil {
-		matches = []Match{}
+	for w := range ix.tabPost {
+		if _, ok := ix.colPost[w]; !ok {
+			ix.vocab = append(ix.vocab, w)
+		}
 	}
-	return matches, nil
+	sort.Strings(ix.vocab)
+	normalise(ix.cols, fNotes) // a value matched is no weaker for the column's other values
+	normalise(ix.tabs, fDescription)
+	return ix
 }
 
-// queryWords are the words of a query that can point at a column: its
-// words less the scaffolding, unless that is all there is, each once.
-func queryWords(query string) []string {
-	all := Words(query)
-	var words []string
-	seen := map[string]bool{}
-	for _, w := range all {
-		if !stopWords[w] && !seen[w] {
-			seen[w] = true
-			words = append(words, w)
+// normalise sets each document's per-field length normalisation, as
+// BM25F does: a match in a field longer than that field's average counts
+// for less, so a column's description neither helps nor hurts the match
+// of its name.
+func normalise(docs []searchDoc, last int) {
+	for i := range docs {
+		for f := range docs[i].norm {
+			docs[i].norm[f] = 1
 		}
 	}
-	if len(words) == 0 {
-		for _, w := range all {
-			if !seen[w] {
-				seen[w] = true
-				words = append(words, w)
+	for f := 0; f <= last; f++ {
+		total, n := 0, 0
+		for _, d := range docs {
+			if len(d.fields[f]) > 0 {
+				total += len(d.fields[f])
+				n++
 			}
 		}
-	}
-	return words
-}
-
-// lengthNorm is how much a long text's matches are discounted, BM25's b.
-const lengthNorm = 0.3
-
-// docLen is how many words a match's fields hold.
-func docLen(fields []field) int {
-	n := 0
-	for _, f := range fields {
-		if f.name != "value" { // the words matched, not the text's length
-			n += len(f.words)
+		avg := float64(total) / float64(max(n, 1))
+		for i := range docs {
+			docs[i].norm[f] = float32(1 - lengthNorm + lengthNorm*float64(len(docs[i].fields[f]))/max(avg, 1))
 		}
 	}
-	return n
 }
 
-// onlyInherited reports whether a column matched through its table alone.
-func onlyInherited(matched []string) bool {
-	for _, f := range matched {
-		if f != "table name" && f != "table description" {
+func isIdentifier(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
 			return false
 		}
 	}
 	return true
 }
 
-type field struct {
-	name   string
-	weight float64
-	words  []string
-}
-
-// score rates how well fields hold words: each word scores its weight
-// (idf) times the weight of the best field holding it (whole words above
-// prefixes); the words side by side in a field add a bonus, and a match
-// of every word raises the score by half.
-func score(words []string, phrase string, fields []field, idf func(string) float64) (Match, bool) {
-	var m Match
-	found := 0
-	matched := map[string]bool{}
-	for _, w := range words {
-		best, bestField := 0.0, ""
-		for _, f := range fields {
-			for _, fw := range f.words {
-				s := 0.0
-				switch {
-				case fw == w:
-					s = f.weight
-				case len(w) >= 3 && strings.HasPrefix(fw, w):
-					s = f.weight * 0.7 // "enrol" finds "enrollment"
-				case len(fw) >= 4 && strings.HasPrefix(w, fw):
-					s = f.weight * 0.6 // "deleted" finds "delete_flag"
-				}
-				if s > best {
-					best, bestField = s, f.name
-				}
+// queryWords are the words of a query that can point at a column: its
+// words less the scaffolding, unless that is all there is, each once, in
+// order, with the form the user wrote beside the stem matched.
+func queryWords(query string) (stems, written []string) {
+	all := Words(unitCase(query))
+	seen := map[string]bool{}
+	pick := func(keep func(string) bool) {
+		for _, w := range all {
+			s := stem(w)
+			if keep(w) && !seen[s] {
+				seen[s] = true
+				stems, written = append(stems, s), append(written, w)
 			}
 		}
-		if best > 0 {
-			found++
-			m.Score += best * idf(w)
-			matched[bestField] = true
-		}
 	}
-	if found == 0 {
-		return m, false
+	pick(func(w string) bool { return !stopWords[w] })
+	if len(stems) == 0 {
+		pick(func(string) bool { return true })
 	}
-	if found == len(words) && len(words) > 1 {
-		m.Score *= 1.5
-	}
-	for _, f := range fields {
-		if len(words) > 1 && strings.Contains(" "+strings.Join(f.words, " ")+" ", " "+phrase+" ") {
-			m.Score += f.weight
-			matched[f.name] = true
-		}
-	}
-	for _, f := range fields {
-		if matched[f.name] {
-			m.Matched = append(m.Matched, f.name)
-		}
-	}
-	return m, true
+	return stems, written
 }
 
-// Words splits text into lower-case words at spaces, punctuation,
-// underscores, case changes (freeMealCount) and letter-digit boundaries,
-// and drops a plural "s" so "meals" matches "meal".
-func Words(text string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, singular(strings.ToLower(string(cur))))
-			cur = cur[:0]
+// entityBoost is how much more a table whose name or description holds
+// an entity word of the question weighs.
+const entityBoost = 2
+
+// entityWords are the stems of the words a question asks about or groups
+// by: the first word after "which", "each", "per", "every" or "how many"
+// ("which school", "for each school type"): the rows it counts or
+// returns, most often a table's.
+func entityWords(query string) map[string]bool {
+	all := Words(query)
+	out := map[string]bool{}
+	for i, w := range all {
+		lead := w == "which" || w == "each" || w == "per" || w == "every" || w == "many" && i > 0 && all[i-1] == "how"
+		if lead && i+1 < len(all) && !stopWords[all[i+1]] {
+			out[stem(all[i+1])] = true
 		}
 	}
-	rs := []rune(text)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if len(cur) > 0 {
-				prev := cur[len(cur)-1]
-				next := rune(0)
-				if i+1 < len(rs) {
-					next = rs[i+1]
-				}
-				lowerToUpper := unicode.IsLower(prev) && unicode.IsUpper(r)
-				acronymEnd := unicode.IsUpper(prev) && unicode.IsUpper(r) && unicode.IsLower(next)
-				digitEdge := unicode.IsDigit(prev) != unicode.IsDigit(r)
-				if lowerToUpper || acronymEnd || digitEdge {
-					flush()
-				}
+	return out
+}
+
+// unitCase lower-cases the short words of prose whose case changes
+// inside them (kWh, iOS, PhD), so they stay one word: in a question a
+// case change splits a name written in camelCase, not a unit.
+func unitCase(text string) string {
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if n := len(w); n >= 2 && n <= 4 && w != strings.ToUpper(w) && w != strings.ToLower(w) && isASCIILetters(w) {
+			fields[i] = strings.ToLower(f)
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+func isASCIILetters(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// wordMatch is a word of the index that a query word matches, and how
+// well: 1 for the same word or stem, less for a prefix.
+type wordMatch struct {
+	word    string
+	quality float64
+	how     string // "" for the same word, "prefix", "stem"
+}
+
+// matchesOf finds the index words q matches: itself, words it begins
+// ("enrol" finds enrollment) and words of five letters or more that
+// begin it ("studentid" finds student), a prefix counting less the more
+// it leaves out.
+func (ix *searchIndex) matchesOf(q, written string) []wordMatch {
+	how := ""
+	if q != written {
+		how = "stem"
+	}
+	var ms []wordMatch
+	if _, ok := ix.colPost[q]; ok {
+		ms = append(ms, wordMatch{q, 1, how})
+	} else if _, ok := ix.tabPost[q]; ok {
+		ms = append(ms, wordMatch{q, 1, how})
+	}
+	partial := func(short, long string) float64 { return 0.45 + 0.3*float64(len(short))/float64(len(long)) }
+	if len(q) >= 4 {
+		for i := sort.SearchStrings(ix.vocab, q); i < len(ix.vocab) && strings.HasPrefix(ix.vocab[i], q); i++ {
+			if v := ix.vocab[i]; v != q {
+				ms = append(ms, wordMatch{v, partial(q, v), "prefix"})
 			}
-			cur = append(cur, r)
-		default:
-			flush()
 		}
 	}
-	flush()
-	return words
+	for n := len(q) - 1; n >= 5; n-- {
+		v := q[:n]
+		_, inCols := ix.colPost[v]
+		_, inTabs := ix.tabPost[v]
+		if inCols || inTabs {
+			ms = append(ms, wordMatch{v, partial(v, q), "prefix"})
+		}
+	}
+	return ms
 }
 
-func singular(w string) string {
-	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-		return w[:len(w)-1]
+// fieldIDF is a word's weight in each field: its inverse document
+// frequency among that field's texts (a word common in descriptions may
+// be rare in names), times how well the query word matched it.
+func fieldIDF(n int, df *[nFields]int32, quality float64) [nFields]float64 {
+	var w [nFields]float64
+	for f := range w {
+		w[f] = idf(n, int(df[f])) * quality
 	}
 	return w
+}
+
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// hit is the best evidence for one query word in one document.
+type hit struct {
+	score float64
+	field int
+	word  string
+	how   string
+}
+
+// scored accumulates a document's evidence, one hit per query word.
+type scored struct {
+	score float64
+	hits  []hit
+	q     []int // the query word of each hit
+}
+
+func (s *scored) add(qi int, h hit) {
+	for i, x := range s.q {
+		if x == qi {
+			if h.score > s.hits[i].score {
+				s.score += h.score - s.hits[i].score
+				s.hits[i] = h
+			}
+			return
+		}
+	}
+	s.q, s.hits = append(s.q, qi), append(s.hits, h)
+	s.score += h.score
+}
+
+func (ix *searchIndex) search(query string, limit int) []Match {
+	stems, written := queryWords(query)
+	if len(stems) == 0 {
+		return []Match{}
+	}
+	entities := entityWords(query)
+	cols := map[int32]*scored{}
+	tabs := map[int32]*scored{}
+	get := func(m map[int32]*scored, d int32) *scored {
+		s := m[d]
+		if s == nil {
+			s = &scored{}
+			m[d] = s
+		}
+		return s
+	}
+	nCols, nTabs := len(ix.cols), len(ix.tabs)
+	for qi, q := range stems {
+		for _, wm := range ix.matchesOf(q, written[qi]) {
+			if ps := ix.colPost[wm.word]; len(ps) > 0 {
+				w := fieldIDF(nCols, ix.colDF[wm.word], wm.quality)
+				for _, p := range ps {
+					get(cols, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.cols[p.doc].norm, fName, fValue))
+				}
+			}
+			if ps := ix.tabPost[wm.word]; len(ps) > 0 {
+				w := fieldIDF(nTabs, ix.tabDF[wm.word], wm.quality)
+				if entities[q] {
+					for f := range w {
+						w[f] *= entityBoost
+					}
+				}
+				for _, p := range ps {
+					get(tabs, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.tabs[p.doc].norm, fName, fDescription))
+				}
+			}
+		}
+	}
+	// The query naming a column whole is the strongest evidence there is.
+	lq := strings.ToLower(query)
+	// It weighs as the name is rare, and is shared among the columns of
+	// that name: "status" names many.
+	named := map[int32]float64{}
+	for _, tok := range identifierTokens(lq) {
+		n := len(ix.fullNames[tok])
+		for _, d := range ix.fullNames[tok] {
+			named[d] = idf(nCols, n) / float64(n)
+		}
+	}
+	for _, d := range ix.spacedNames {
+		if strings.Contains(lq, strings.ToLower(ix.cols[d].col.Name)) {
+			named[d] = idf(nCols, 1)
+		}
+	}
+	// Adjacent words of the query side by side in a field add a bonus.
+	phrase := func(s *scored, fields *[nFields][]string) {
+		for i := 0; i+1 < len(s.hits); i++ {
+			for j := range s.hits {
+				if s.q[j] == s.q[i]+1 && s.hits[i].field == s.hits[j].field && adjacent(fields[s.hits[i].field], s.hits[i].word, s.hits[j].word) {
+					s.score += 0.5 * min(s.hits[i].score, s.hits[j].score)
+				}
+			}
+		}
+	}
+	var out []ranked
+	tableScore := map[int32]*scored{}
+	for d, s := range tabs {
+		phrase(s, &ix.tabs[d].fields)
+		ti := ix.tabs[d].table
+		tableScore[ti] = s
+		first := ix.firstColumn(ti)
+		out = append(out, ranked{score: s.score * tableShare, key: 2 * int(first), table: ti, doc: -1, own: s})
+		// Every column of a matching table inherits the match, so the
+		// table's columns fill the list after the direct matches.
+		for i := range ix.tables[ti].Columns {
+			get(cols, first+int32(i))
+		}
+	}
+	for d := range named {
+		get(cols, d)
+	}
+	for d, s := range cols {
+		doc := &ix.cols[d]
+		phrase(s, &doc.fields)
+		r := ranked{score: s.score, key: 2*int(d) + 1, table: doc.table, doc: d, own: s}
+		if w, ok := named[d]; ok {
+			r.score += nameBonus * fieldWeights[fName] * w
+			r.named = true
+		}
+		if ts := tableScore[doc.table]; ts != nil {
+			// Of a table's columns, its key and its label (name, title)
+			// are what a query over it uses most: to join and to show.
+			share := inherit
+			if doc.col.PrimaryKey > 0 || isLabel(doc) {
+				share *= keyShare
+			}
+			if len(s.hits) == 0 && !r.named {
+				share *= inheritedOnly // a lead, not evidence
+			}
+			r.score += share * ts.score
+			r.inherited = ts
+		}
+		out = append(out, r)
+	}
+	out = ix.addJoins(out)
+	// Copies of a table (orders_2023, stg_orders) match alike: the list
+	// names each such match once, with the other tables that have it, so
+	// it fills up with distinct candidates.
+	ms := []Match{}
+	type shown struct {
+		r ranked
+		i int // its place in ms
+	}
+	alike := map[string][]shown{} // by column name and score
+	for _, r := range out {
+		if limit > 0 && len(ms) == limit {
+			break
+		}
+		key := ""
+		if r.doc >= 0 {
+			key = strings.ToLower(ix.cols[r.doc].col.Name)
+		}
+		key += "\x00" + strconv.FormatInt(r.rounded, 10)
+		folded := false
+		for _, s := range alike[key] {
+			if sameEvidence(s.r, r) {
+				if m := &ms[s.i]; len(m.also) < maxAlso {
+					m.also = append(m.also, ix.tables[r.table].Name)
+				} else {
+					m.more++
+				}
+				folded = true
+				break
+			}
+		}
+		if !folded {
+			alike[key] = append(alike[key], shown{r, len(ms)})
+			ms = append(ms, ix.match(r, written, stems))
+		}
+	}
+	for i := range ms {
+		ms[i].finish()
+	}
+	return ms
+}
+
+// sameEvidence reports whether two candidates of one name and score
+// matched alike: the same words in the same fields, the same joins.
+func sameEvidence(a, b ranked) bool {
+	same := func(x, y *scored) bool {
+		if x == nil || y == nil {
+			return x == y
+		}
+		if len(x.hits) != len(y.hits) {
+			return false
+		}
+		for i := range x.hits {
+			if x.q[i] != y.q[i] || x.hits[i].field != y.hits[i].field || x.hits[i].word != y.hits[i].word {
+				return false
+			}
+		}
+		return true
+	}
+	return (a.doc < 0) == (b.doc < 0) && a.named == b.named && same(a.own, b.own) &&
+		same(a.inherited, b.inherited) && slices.Equal(a.joins, b.joins)
+}
+
+// maxAlso is how many other tables a match names that match alike.
+const maxAlso = 3
+
+// ranked is a candidate match: its score and the evidence to explain it.
+type ranked struct {
+	score     float64
+	key       int     // where it stands in the schema, for ties: a table before its columns
+	table     int32   // its table
+	doc       int32   // its column's document; -1 for a table
+	own       *scored // the words its own fields matched
+	inherited *scored // its table's, for a column of a matching table
+	named     bool    // the query wrote the column's whole name
+	joins     []string
+	rounded   int64 // score to two places, for sorting
+	nameLen   int32 // its table name's length, for ties
+}
+
+// match spells out a candidate as the Match Search returns.
+func (ix *searchIndex) match(r ranked, written, stems []string) Match {
+	t := ix.tables[r.table]
+	m := Match{Table: t.Name, Description: t.Description, Score: math.Round(r.score*100) / 100}
+	if r.doc >= 0 {
+		col := ix.cols[r.doc].col
+		m.Column, m.Type, m.Description = col.Name, col.Type, col.Description
+	}
+	if r.named {
+		m.Matched, m.why = []string{"name"}, []string{"name: written whole in the query"}
+	}
+	if r.own != nil {
+		explain(&m, r.own, written, 0)
+	}
+	if r.inherited != nil {
+		explain(&m, r.inherited, written, fTableName)
+	}
+	if len(r.joins) > 0 {
+		m.Matched = append(m.Matched, "join key")
+		m.why = append(m.why, r.joins...)
+	}
+	if r.doc >= 0 && slices.Contains(m.Matched, "value") {
+		m.Value = ix.values.matchingValue(ix.cols[r.doc].col, stems)
+	}
+	return m
+}
+
+// sortRanked orders candidates best first; of equal scores, the shorter
+// table name first (orders before its copy orders_2023), then as they
+// stand in the schema.
+func (ix *searchIndex) sortRanked(out []ranked) {
+	for i := range out {
+		out[i].rounded = int64(math.Round(out[i].score * 100))
+		out[i].nameLen = int32(len(ix.tables[out[i].table].Name))
+	}
+	slices.SortFunc(out, func(a, b ranked) int {
+		if a.rounded != b.rounded {
+			return cmp.Compare(b.rounded, a.rounded)
+		}
+		if a.nameLen != b.nameLen {
+			return cmp.Compare(a.nameLen, b.nameLen)
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+}
+
+// joinTables and joinShare: the keys joining the best few tables of a
+// search are listed too, scoring joinShare of the weaker table's best, as
+// a query over those tables needs them.
+const (
+	joinTables = 5
+	joinShare  = 1.0
+	keyShare   = 1.3 // a table's key and label columns inherit this much more of its match
+	// inheritedOnly discounts a column that matched through its table
+	// alone: it fills the list after the columns with words of their own.
+	inheritedOnly = 0.5
+)
+
+// isLabel reports whether a column names its row: a text column called
+// name or title, or a name of some kind (first_name, school_name).
+func isLabel(d *searchDoc) bool {
+	if !textLike(d.col.Type) {
+		return false
+	}
+	for _, w := range d.fields[fName] {
+		if w == "nam" || w == "titl" {
+			return true
+		}
+	}
+	return false
+}
+
+// addJoins adds, or raises, the columns that join the tables of the best
+// matches to one another, by declared foreign keys or, where none is
+// declared, by key names and types, and sorts out again.
+func (ix *searchIndex) addJoins(out []ranked) []ranked {
+	best := map[int32]float64{} // table -> its best match's score
+	for _, r := range out {
+		if r.score > best[r.table] {
+			best[r.table] = r.score
+		}
+	}
+	var top []int32 // the best joinTables tables, best first
+	for t, score := range best {
+		i := len(top)
+		for i > 0 && (best[top[i-1]] < score || best[top[i-1]] == score && top[i-1] > t) {
+			i--
+		}
+		if i < joinTables {
+			top = slices.Insert(top, i, t)
+			top = top[:min(len(top), joinTables)]
+		}
+	}
+	at := map[int32]int{} // column document -> its place in out
+	for i, r := range out {
+		if r.doc >= 0 {
+			at[r.doc] = i
+		}
+	}
+	for i, a := range top {
+		for _, b := range top[i+1:] {
+			keys, guessed := Joins(ix.tables[a], ix.tables[b])
+			score := joinShare * min(best[a], best[b])
+			for _, k := range keys {
+				why := "join key: " + k.Table + "(" + strings.Join(k.Columns, ", ") + ") = " + k.RefTable + "(" + strings.Join(k.RefColumns, ", ") + ")"
+				if guessed {
+					why += ", guessed from names"
+				}
+				for _, side := range []struct {
+					table string
+					cols  []string
+				}{{k.Table, k.Columns}, {k.RefTable, k.RefColumns}} {
+					ti := ix.tableIndex[side.table]
+					for _, name := range side.cols {
+						d := ix.columnDoc(ti, name)
+						if d < 0 {
+							continue
+						}
+						j, ok := at[d]
+						if !ok {
+							j = len(out)
+							at[d] = j
+							out = append(out, ranked{key: 2*int(d) + 1, table: ti, doc: d})
+						}
+						out[j].score = max(out[j].score, score)
+						out[j].joins = append(out[j].joins, why)
+					}
+				}
+			}
+		}
+	}
+	ix.sortRanked(out)
+	return out
+}
+
+// columnDoc is the document of table ti's column named name, or -1.
+func (ix *searchIndex) columnDoc(ti int32, name string) int32 {
+	first := ix.firstColumn(ti)
+	for i, c := range ix.tables[ti].Columns {
+		if c.Name == name {
+			return first + int32(i)
+		}
+	}
+	return -1
+}
+
+// firstColumn is the document of table ti's first column.
+func (ix *searchIndex) firstColumn(ti int32) int32 {
+	return int32(sort.Search(len(ix.cols), func(i int) bool { return ix.cols[i].table >= ti }))
+}
+
+// bestField is the hit of word match wm, weighing w per field, in the best of the
+// fields from..to that mask holds, each normalised by its length.
+func bestField(mask uint8, w *[nFields]float64, wm wordMatch, norm *[nFields]float32, from, to int) hit {
+	best := hit{field: -1}
+	for f := from; f <= to; f++ {
+		if s := w[f] * fieldWeights[f] / float64(norm[f]); mask&(1<<f) != 0 && s > best.score {
+			best = hit{s, f, wm.word, wm.how}
+		}
+	}
+	return best
+}
+
+// explain adds s's hits to m's Matched and Why, each field named shift
+// fields on (a table's name is its columns' "table name").
+func explain(m *Match, s *scored, written []string, shift int) {
+	for f := 0; f+shift < nFields; f++ {
+		var words []string
+		for i, h := range s.hits {
+			if h.field != f {
+				continue
+			}
+			w := written[s.q[i]]
+			switch {
+			case h.how == "prefix":
+				w += "~" + h.word + " (prefix)"
+			case w != h.word && stem(w) != h.word:
+				w += "~" + h.word
+			}
+			words = append(words, w)
+		}
+		if len(words) == 0 {
+			continue
+		}
+		name := fieldNames[f+shift]
+		if !slices.Contains(m.Matched, name) {
+			m.Matched = append(m.Matched, name)
+		}
+		m.why = append(m.why, name+": "+strings.Join(words, ", "))
+	}
+}
+
+// adjacent reports whether a is followed by b in words.
+func adjacent(words []string, a, b string) bool {
+	for i := 0; i+1 < len(words); i++ {
+		if words[i] == a && words[i+1] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// identifierTokens splits lower-cased text at what cannot be part of an
+// unquoted SQL identifier.
+func identifierTokens(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
 }
 
 // Closest returns up to n of names nearest to name: those containing it or

@@ -71,9 +71,9 @@ func TestSearchDemo(t *testing.T) {
 		column      string
 		matched     []string
 	}{
-		{"spaces and punctuation in a name", "free meal", "StateMealProgram", "Free Meal Count (K-12)", []string{"name", "description"}},
-		{"plural", "free meals", "StateMealProgram", "Free Meal Count (K-12)", []string{"name", "description"}},
-		{"acronym split from a word", "cds code", "schools", "CDSCode", []string{"name", "description"}},
+		{"spaces and punctuation in a name", "free meal", "StateMealProgram", "Free Meal Count (K-12)", []string{"name", "table name", "table description"}},
+		{"plural", "free meals", "StateMealProgram", "Free Meal Count (K-12)", []string{"name", "table name", "table description"}},
+		{"acronym split from a word", "cds code", "schools", "CDSCode", []string{"name", "join key"}},
 		{"a word only in a description", "poverty", "schools", "is_title_i", []string{"description"}},
 		{"a word only in a value note", "voided", "enrollments", "is_deleted", []string{"values"}},
 		{"a prefix", "principa", "schools", "principal", []string{"name"}}, // each word counts in its best field
@@ -100,14 +100,14 @@ func TestSearchDemo(t *testing.T) {
 func TestSearchResults(t *testing.T) {
 	cat := demoCatalog(t)
 	t.Run("a table", func(t *testing.T) {
-		matches, err := cat.Search(t.Context(), "vendors", 5)
+		matches, err := cat.Search(t.Context(), "vendors", 20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := schema.Match{Table: "vendors", Matched: []string{"name"}, Description: "Suppliers the district buys from."}
+		want := schema.Match{Table: "vendors", Matched: []string{"name"}, Why: "name: vendor", Description: "Suppliers the district buys from."}
 		for _, m := range matches {
 			if m.Table == "vendors" && m.Column == "" {
-				if diff := cmp.Diff(want, m, cmpopts.IgnoreFields(schema.Match{}, "Score")); diff != "" || m.Score <= 0 {
+				if diff := cmp.Diff(want, m, cmpopts.IgnoreFields(schema.Match{}, "Score"), cmpopts.IgnoreUnexported(schema.Match{})); diff != "" || m.Score <= 0 {
 					t.Errorf("the table's match (-want +got):\n%s", diff)
 				}
 				return

@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -10,12 +11,15 @@ import (
 // The value index's bounds: which columns are read, how much of each, and
 // how much it may hold in all.
 const (
-	valueColumns   = 2000    // columns read, at most
+	valueColumns   = 20000   // columns read, at most
 	valueRows      = 10000   // rows of a table looked at per column
 	valuesPerCol   = 50      // a column with more distinct values is not indexed
 	valueMaxLen    = 60      // longer values are left out
 	valueMaxBytes  = 4 << 20 // the index's values, in all
 	valueQueryTime = 2 * time.Second
+	// valueOverhead is what a value costs beyond its bytes: its string
+	// header and its share of the slice.
+	valueOverhead = 16
 )
 
 // valueIndex holds, for the low-cardinality text columns of one reading of
@@ -24,31 +28,28 @@ const (
 // finds the column whose values include it. It is built once per tables
 // slice and read-only after.
 type valueIndex struct {
-	tables []*Table                    // the reading it was built for
-	values map[*Column][]string        // distinct values, as the engine gave them
-	words  map[*Column]map[string]bool // the values' words
-	bytes  int
+	tables []*Table             // the reading it was built for
+	values map[*Column][]string // distinct values, as the engine gave them
+	bytes  int                  // what the values take: their bytes and string headers
+	read   int                  // columns read
 }
 
-// valueWords returns the words of col's indexed values, or nil.
-func (ix *valueIndex) valueWords(col *Column) map[string]bool {
+// columnValues returns col's indexed values, or nil.
+func (ix *valueIndex) columnValues(col *Column) []string {
 	if ix == nil {
 		return nil
 	}
-	return ix.words[col]
+	return ix.values[col]
 }
 
-// matchingValue returns a value of col that holds the most of words, or "".
+// matchingValue returns a value of col that holds the most of the words
+// (stems, as Search matches them), or "".
 func (ix *valueIndex) matchingValue(col *Column, words []string) string {
 	best, bestN := "", 0
-	for _, v := range ix.values[col] {
-		vw := map[string]bool{}
-		for _, w := range Words(v) {
-			vw[w] = true
-		}
+	for _, v := range ix.columnValues(col) {
 		n := 0
-		for _, w := range words {
-			if vw[w] {
+		for _, w := range indexWords(v, false) {
+			if slices.Contains(words, w) {
 				n++
 			}
 		}
@@ -57,6 +58,36 @@ func (ix *valueIndex) matchingValue(col *Column, words []string) string {
 		}
 	}
 	return best
+}
+
+// ValueStats says what the value index holds: the columns read and
+// indexed, the values, and the bytes they take (bounded by a fixed cap of
+// 4 MiB). Built is false until the index has been built.
+type ValueStats struct {
+	Built                   bool
+	ColumnsRead, Columns    int
+	Values, Bytes, MaxBytes int
+}
+
+// ValueStats reports the value index of the last reading of the schema.
+func (c *Catalog) ValueStats() ValueStats {
+	c.valuesMu.Lock()
+	defer c.valuesMu.Unlock()
+	st := ValueStats{MaxBytes: valueMaxBytes}
+	if ix := c.values; ix != nil {
+		st.Built, st.ColumnsRead, st.Columns, st.Bytes = true, ix.read, len(ix.values), ix.bytes
+		for _, vs := range ix.values {
+			st.Values += len(vs)
+		}
+	}
+	return st
+}
+
+// labelLike reports whether a value can name what a question asks about:
+// not an address on the web or in mail, whose words (a domain, a user)
+// say nothing of the column.
+func labelLike(v string) bool {
+	return !strings.Contains(v, "@") && !strings.Contains(v, "://")
 }
 
 // textLike reports whether a column's declared type holds text.
@@ -117,18 +148,17 @@ func sameTables(a, b []*Table) bool {
 // buildValues reads the distinct values of the text columns of tables,
 // within the index's bounds, each through the guarded door.
 func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex, error) {
-	ix := &valueIndex{tables: tables, values: map[*Column][]string{}, words: map[*Column]map[string]bool{}}
-	read := 0
+	ix := &valueIndex{tables: tables, values: map[*Column][]string{}}
 	for _, t := range tables {
 		if t.Kind == "virtual" || t.Unreadable != "" {
 			continue // each query would fail
 		}
 		for i := range t.Columns {
 			col := &t.Columns[i]
-			if !textLike(col.Type) || read >= valueColumns || ix.bytes >= valueMaxBytes {
+			if !textLike(col.Type) || ix.read >= valueColumns || ix.bytes >= valueMaxBytes {
 				continue
 			}
-			read++
+			ix.read++
 			// Short values only, and through the door's caps on rows and
 			// bytes, so a column of long texts costs nothing here.
 			q := fmt.Sprintf("SELECT DISTINCT v FROM (SELECT %s AS v FROM %s LIMIT %d) AS s WHERE length(v) <= %d",
@@ -147,23 +177,22 @@ func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex
 				continue
 			}
 			var vals []string
-			words := map[string]bool{}
 			for _, r := range rows {
 				v, ok := r[0].(string)
 				if b, isBytes := r[0].([]byte); isBytes {
 					v, ok = string(b), true
 				}
-				if !ok || len(v) > valueMaxLen || v == "" {
+				if !ok || len(v) > valueMaxLen || v == "" || !labelLike(v) {
 					continue
 				}
-				vals = append(vals, v)
-				ix.bytes += len(v)
-				for _, w := range Words(v) {
-					words[w] = true
+				if ix.bytes+len(v)+valueOverhead > valueMaxBytes {
+					break
 				}
+				vals = append(vals, v)
+				ix.bytes += len(v) + valueOverhead
 			}
 			if len(vals) > 0 {
-				ix.values[col], ix.words[col] = vals, words
+				ix.values[col] = vals
 			}
 		}
 	}

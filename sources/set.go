@@ -196,6 +196,14 @@ func (src *Source) Report() *Report {
 	return src.report
 }
 
+// Catalog is the source's catalog when it is open, else nil; it opens
+// nothing.
+func (src *Source) Catalog() *schema.Catalog {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return src.cat
+}
+
 // Engine is the source's dialect, known from its URL before it opens.
 func (src *Source) Engine() sqlmcp.Dialect {
 	if src.Config.IsPostgres() {

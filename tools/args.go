@@ -57,6 +57,19 @@ func specOf[In any]() *argSpec {
 	return a
 }
 
+// without returns a's arguments but name.
+func (a *argSpec) without(name string) *argSpec {
+	b := &argSpec{}
+	for _, f := range a.fields {
+		if f.name != name {
+			b.fields = append(b.fields, f)
+			b.names = append(b.names, f.name)
+		}
+	}
+	sort.Strings(b.names)
+	return b
+}
+
 // takes words the arguments a tool takes.
 func (a *argSpec) takes() string {
 	if len(a.names) == 0 {

@@ -159,11 +159,15 @@ func allSame(m map[string]any, v string) bool {
 // of several, naming each.
 func (r *router) instructions() string {
 	if r.set == nil {
-		return instructions(r.one.db.Dialect(), r.one.db.Limits())
+		return instructions(r.one.db.Dialect(), r.one.db.Limits(), r.one.cat.Overview())
 	}
 	srcs := r.set.Sources()
 	if len(srcs) == 1 {
-		return instructions(srcs[0].Engine(), srcs[0].Config.Limits.WithDefaults())
+		overview := ""
+		if cat := srcs[0].Catalog(); cat != nil {
+			overview = cat.Overview()
+		}
+		return instructions(srcs[0].Engine(), srcs[0].Config.Limits.WithDefaults(), overview)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "This server gives read-only access to %d databases; every tool takes database, naming one:\n", len(srcs))

@@ -180,7 +180,9 @@ func TestDatabaseDownAtStart(t *testing.T) {
 }
 
 // TestToolListSameForManySources: the tool list does not grow with the
-// number of databases.
+// number of databases. With one it is the one-database list, without the
+// database argument; with several, each tool takes database, whatever
+// their number.
 func TestToolListSameForManySources(t *testing.T) {
 	size := func(n int) int {
 		var specs []string
@@ -193,12 +195,15 @@ func TestToolListSameForManySources(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw, _ := json.Marshal(res)
+		if has := strings.Contains(string(raw), `"database"`); has != (n > 1) {
+			t.Errorf("%d databases: the database argument listed %v", n, has)
+		}
 		return len(raw)
 	}
-	one, ten := size(1), size(10)
-	t.Logf("tools/list: %d bytes with 1 database, %d with 10", one, ten)
-	if one != ten {
-		t.Errorf("tools/list is %d bytes with 1 database and %d with 10", one, ten)
+	one, two, ten := size(1), size(2), size(10)
+	t.Logf("tools/list: %d bytes with 1 database, %d with 2, %d with 10", one, two, ten)
+	if two != ten {
+		t.Errorf("tools/list is %d bytes with 2 databases and %d with 10", two, ten)
 	}
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,7 +15,7 @@ import (
 var describeTableTool = &mcp.Tool{
 	Name: "describe_table",
 	Description: "A table's columns (types, keys, meanings, value notes), foreign " +
-		"keys both ways, indexes, rows. Use its exact column names.",
+		"keys both ways, indexes, rows.",
 	Annotations: readOnly,
 }
 
@@ -52,10 +53,45 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		display: s.cat.Display}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
+	if kinds := s.cat.TextKinds(cctx, t); len(kinds) > 0 {
+		out.Columns = slices.Clone(t.Columns)
+		for i := range out.Columns {
+			if k, ok := kinds[out.Columns[i].Name]; ok {
+				out.Columns[i].Values = addNote(out.Columns[i].Values, kindNote(k))
+			}
+		}
+	}
+	if tables, err := s.cat.Tables(ctx); err == nil {
+		if guesses := schema.GuessJoins(t, tables, maxGuesses); len(guesses) > 0 {
+			out.ForeignKeys = append(slices.Clone(t.ForeignKeys), guesses...)
+		}
+	}
 	if n, exact, ok := s.cat.RowCount(cctx, t); ok {
 		out.Rows, out.RowsEstimated = &n, !exact
 	}
 	return out, nil
+}
+
+// maxGuesses bounds the joins describe_table guesses for one table.
+const maxGuesses = 5
+
+// kindNote warns that a text column holds numbers or dates, with the cast
+// that sorts and compares them as such.
+func kindNote(k schema.TextKind) string {
+	what := map[string]string{"integer": "integers", "number": "numbers", "date": "dates"}[k.Kind]
+	note := what + " stored as text"
+	if len(k.Except) > 0 {
+		note += " (and " + strings.Join(k.Except, ", ") + ")"
+	}
+	return note + ": sort and compare with " + k.Cast
+}
+
+// addNote adds note b to note a.
+func addNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return strings.TrimRight(a, ". ") + "; " + b
 }
 
 func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)) }
@@ -96,18 +132,21 @@ func (o describeTableOut) text() string {
 		}
 		b.WriteByte('\n')
 	}
-	keys := func(title string, ks []schema.ForeignKey) {
-		if len(ks) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "%s:\n", title)
+	keys := func(title string, guessed bool, ks []schema.ForeignKey) {
+		title += ":\n"
 		for _, k := range ks {
+			if k.Guessed != guessed {
+				continue
+			}
+			b.WriteString(title)
+			title = ""
 			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", o.display(k.Table), quoteAll(k.Columns),
 				o.display(k.RefTable), quoteAll(k.RefColumns))
 		}
 	}
-	keys("foreign keys", o.ForeignKeys)
-	keys("referenced by", o.ReferencedBy)
+	keys("foreign keys", false, o.ForeignKeys)
+	keys("joins guessed from key names and types (no foreign key declared; check them)", true, o.ForeignKeys)
+	keys("referenced by", false, o.ReferencedBy)
 	if len(o.Indexes) > 0 {
 		b.WriteString("indexes:\n")
 		for _, ix := range o.Indexes {

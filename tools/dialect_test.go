@@ -30,6 +30,10 @@ func TestErrorsTeachTheDialect(t *testing.T) {
 				{"SELECT TOP 3 name FROM customers", "LIMIT n at the end"},
 				{"How many customers are there?", "does not read as SQL"},
 				{"SELECT nme FROM customers", `customers.name`},
+				// The table the statement names comes first: customer_name is
+				// customers.name, not another table's column.
+				{"SELECT customer_name FROM customers", `customers.name`},
+				{"```sql\nSELECT nme FROM customers\n```", `customers.name`},
 			}
 			if e.Name == "postgres" {
 				cases = append(cases,

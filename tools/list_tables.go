@@ -31,6 +31,7 @@ func (in listTablesIn) audit(e *zerolog.Event) {
 }
 
 type listTablesOut struct {
+	overview  string            // what the whole database holds, from the annotations
 	Databases []databaseSummary `json:"databases,omitempty"`
 	Tables    []tableSummary    `json:"tables,omitempty"`
 	Names     []string          `json:"names,omitempty"`
@@ -82,7 +83,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 		}
 		tables = kept
 	}
-	out := listTablesOut{Total: len(tables), Truncated: len(tables) > limit, display: s.cat.Display}
+	out := listTablesOut{overview: s.cat.Overview(), Total: len(tables), Truncated: len(tables) > limit, display: s.cat.Display}
 	tables = tables[:min(len(tables), limit)]
 	if in.NamesOnly {
 		out.Names = make([]string, len(tables))
@@ -124,6 +125,9 @@ func (o listTablesOut) text() string {
 			b.WriteByte('\n')
 		}
 		return b.String()
+	}
+	if o.overview != "" {
+		fmt.Fprintf(&b, "About this database: %s\n", o.overview)
 	}
 	shown := len(o.Tables) + len(o.Names)
 	if o.Truncated {

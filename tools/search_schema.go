@@ -13,8 +13,8 @@ import (
 
 var searchSchemaTool = &mcp.Tool{
 	Name: "search_schema",
-	Description: "Find tables and columns by keyword, matched inside names ('free meal' finds " +
-		"'Free Meal Count (K-12)'), descriptions and values. Best first.",
+	Description: "Columns a question needs, by words in names ('free meal' finds " +
+		"'Free Meal Count (K-12)'), descriptions and values, with join keys.",
 	Annotations: readOnly,
 }
 
@@ -62,13 +62,14 @@ func (o searchSchemaOut) text() string {
 		} else {
 			fmt.Fprintf(&b, "- %s.%s %s", o.display(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
 		}
-		fmt.Fprintf(&b, " [matched %s]", strings.Join(m.Matched, ", "))
+		fmt.Fprintf(&b, " [%s]", m.Why)
 		if m.Value != "" {
 			fmt.Fprintf(&b, " holds %q", m.Value)
 		}
 		if m.Description != "" {
 			fmt.Fprintf(&b, ": %s", m.Description)
 		}
+
 		b.WriteByte('\n')
 	}
 	return b.String()

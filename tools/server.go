@@ -104,8 +104,14 @@ func newMCP(r *router, opts *Options) *mcp.Server {
 	return srv
 }
 
-func instructions(dialect sqlmcp.Dialect, l sqlmcp.Limits) string {
-	return fmt.Sprintf(`This server gives read-only access to one %s database.
+// instructions are one database's: what it holds (overview, from the
+// annotations; "" when they say nothing), its dialect and its limits.
+func instructions(dialect sqlmcp.Dialect, l sqlmcp.Limits, overview string) string {
+	about := ""
+	if overview != "" {
+		about = "About this database: " + overview + "\n"
+	}
+	return about + fmt.Sprintf(`This server gives read-only access to one %s database.
 Explore before you query: list_tables, then describe_table for the tables that matter
 (columns, keys and what the columns mean), or search_schema to find columns by meaning.
 Check real values with sample_values and distinct_values before filtering on them.
@@ -146,9 +152,15 @@ type audited interface {
 // listing the databases).
 func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(*server, context.Context, In) (Out, error)) {
 	tool := *t
-	var spec *argSpec
-	tool.InputSchema, spec = inputSchema[In]()
-	tool.OutputSchema = outputSchema[Out]()
+	inSchema, spec := inputSchema[In]()
+	outSchema := outputSchema[Out]()
+	if !r.multi() {
+		// One database: the tool list is what it always was.
+		delete(inSchema.Properties, "database")
+		delete(outSchema.Properties, "databases")
+		spec = spec.without("database")
+	}
+	tool.InputSchema, tool.OutputSchema = inSchema, outSchema
 	srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		ctx, retries := source.CountRetries(ctx)

@@ -14,9 +14,9 @@ import (
 )
 
 // maxToolList is the most the tools/list result may weigh: every
-// conversation pays it in tokens. 6 KiB, and room for the tables a role
-// may not read and for naming the database.
-const maxToolList = 6<<10 + 512
+// conversation pays it in tokens. 6 KiB, and the two fields that mark the
+// tables a role may not read (list_tables', describe_table's).
+const maxToolList = 6<<10 + 64
 
 // TestToolListSize measures the tools/list result as a client receives it,
 // with a version string as long as a development build's, and checks that
@@ -69,16 +69,16 @@ func TestArguments(t *testing.T) {
 		args string
 		want string
 	}{
-		{"run_query", `{"sql": "SELECT 1", "max_row": 5}`, `unknown argument "max_row"; this tool takes database, max_rows, sql`},
-		{"list_tables", `{"filtre": "x"}`, `unknown argument "filtre"; this tool takes database, filter, limit, names_only`},
-		{"describe_table", `{"table": "customers", "schema": "main"}`, `unknown argument "schema"; this tool takes database, table`},
-		{"run_query", `{"max_rows": 5}`, `missing argument "sql"; this tool takes database, max_rows, sql`},
+		{"run_query", `{"sql": "SELECT 1", "max_row": 5}`, `unknown argument "max_row"; this tool takes max_rows, sql`},
+		{"list_tables", `{"filtre": "x"}`, `unknown argument "filtre"; this tool takes filter, limit, names_only`},
+		{"describe_table", `{"table": "customers", "schema": "main"}`, `unknown argument "schema"; this tool takes table`},
+		{"run_query", `{"max_rows": 5}`, `missing argument "sql"; this tool takes max_rows, sql`},
 		{"run_query", `{"sql": null}`, `missing argument "sql"`},
 		{"run_query", `{"sql": 5}`, `argument "sql" must be a string, not 5`},
 		{"list_tables", `{"limit": "ten"}`, `argument "limit" must be an integer, not "ten"`},
 		{"list_tables", `{"limit": 2.5}`, `argument "limit" must be an integer, not 2.5`},
 		{"list_tables", `{"names_only": "yes"}`, `argument "names_only" must be true or false, not "yes"`},
-		{"sample_values", `[1, 2]`, `the arguments must be a JSON object, not [1,2]; this tool takes column, database, limit, table`},
+		{"sample_values", `[1, 2]`, `the arguments must be a JSON object, not [1,2]; this tool takes column, limit, table`},
 		{"list_tables", `{"limit": 2.0, "filter": null}`, ""},
 	} {
 		t.Run(c.tool+" "+c.args, func(t *testing.T) {

@@ -149,11 +149,11 @@ func printHelp(w io.Writer) {
 	printFlags(w, newFlags(&config{}, io.Discard))
 }
 
-const healthcheckUsage = `sqlmcp healthcheck: ask a running sqlmcp serve --http whether it is up.
+const healthcheckUsage = `Usage: sqlmcp healthcheck [URL]
 
-Usage:
-  sqlmcp healthcheck [URL]   GET URL (default http://127.0.0.1:8080/healthz); exit status 0 when it
-                             answers 200 within two seconds, 1 otherwise
+Ask a running sqlmcp serve --http whether it is up: GET URL (default
+http://127.0.0.1:8080/healthz) and exit with status 0 when it answers 200
+within two seconds, 1 otherwise. For container HEALTHCHECKs with no curl.
 `
 
 // healthcheck asks a running sqlmcp whether it is up, for images that

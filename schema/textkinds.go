@@ -1,0 +1,158 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+)
+
+// TextKind says that a text column's values read as another kind, so
+// that sorting and comparing them as text goes wrong ("998" after
+// "1045"): Kind is "integer", "number" or "date", Except the few values
+// that do not (such as "K" among grade numbers), Cast how this engine
+// turns the column into that kind.
+type TextKind struct {
+	Kind   string
+	Except []string
+	Cast   string
+}
+
+// kindRows is how many rows of a table TextKinds looks at; kindTime
+// bounds the look.
+const (
+	kindRows = 200
+	kindTime = time.Second
+)
+
+var (
+	integerText = regexp.MustCompile(`^[+-]?\d+$`)
+	numberText  = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+	dateText    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$`)
+)
+
+// TextKinds returns, for t's text columns whose first rows' values read
+// as numbers or dates, what they read as, keyed by column name. It reads
+// at most kindRows rows once per reading of the schema, through the
+// guarded door; a table it cannot read has no kinds.
+func (c *Catalog) TextKinds(ctx context.Context, t *Table) map[string]TextKind {
+	c.kindsMu.Lock()
+	if kinds, ok := c.kinds[t]; ok {
+		c.kindsMu.Unlock()
+		return kinds
+	}
+	c.kindsMu.Unlock()
+	kinds := c.readKinds(ctx, t)
+	c.kindsMu.Lock()
+	defer c.kindsMu.Unlock()
+	if c.kinds == nil || len(c.kinds) > 4096 { // a reading of the schema long gone
+		c.kinds = map[*Table]map[string]TextKind{}
+	}
+	c.kinds[t] = kinds
+	return kinds
+}
+
+func (c *Catalog) readKinds(ctx context.Context, t *Table) map[string]TextKind {
+	var cols []*Column
+	var exprs []string
+	for i := range t.Columns {
+		if col := &t.Columns[i]; textLike(col.Type) {
+			cols = append(cols, col)
+			exprs = append(exprs, Quote(col.Name))
+		}
+	}
+	kinds := map[string]TextKind{}
+	if len(cols) == 0 || t.Broken != "" || t.Kind == "virtual" {
+		return kinds
+	}
+	qctx, cancel := context.WithTimeout(ctx, kindTime)
+	defer cancel()
+	res, err := c.db.Query(qctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(exprs, ", "), t.SQL(), kindRows), kindRows)
+	if err != nil {
+		return kinds
+	}
+	for i, col := range cols {
+		var vals []string
+		for _, r := range res.Rows {
+			switch v := r[i].(type) {
+			case string:
+				vals = append(vals, strings.TrimSpace(v))
+			case []byte:
+				vals = append(vals, strings.TrimSpace(string(v)))
+			}
+		}
+		if k, ok := textKind(vals); ok {
+			k.Cast = castTo(c.db.Dialect(), col.Name, k.Kind)
+			kinds[col.Name] = k
+		}
+	}
+	return kinds
+}
+
+// textKind judges values: a kind when at least five values are there and
+// all of them, or all but at most two distinct ones making up a fifth or
+// less, read as it. Numbers all written to one width (ZIP codes, fixed
+// codes) sort as text does, so they are no trouble and no kind.
+func textKind(vals []string) (TextKind, bool) {
+	vals = slices.DeleteFunc(vals, func(v string) bool { return v == "" })
+	if len(vals) < 5 {
+		return TextKind{}, false
+	}
+	for _, kind := range []struct {
+		name string
+		re   *regexp.Regexp
+	}{{"integer", integerText}, {"number", numberText}, {"date", dateText}} {
+		var except []string
+		off := 0
+		for _, v := range vals {
+			if !kind.re.MatchString(v) {
+				off++
+				if !slices.Contains(except, v) {
+					except = append(except, v)
+				}
+			}
+		}
+		if kind.name != "date" && oneWidth(vals, kind.re) {
+			continue
+		}
+		if len(except) <= 2 && off*5 <= len(vals) && off < len(vals) {
+			slices.Sort(except)
+			return TextKind{Kind: kind.name, Except: except}, true
+		}
+	}
+	return TextKind{}, false
+}
+
+// oneWidth reports whether the values re matches are all of one length.
+func oneWidth(vals []string, re *regexp.Regexp) bool {
+	width := -1
+	for _, v := range vals {
+		if re.MatchString(v) {
+			if width >= 0 && len(v) != width {
+				return false
+			}
+			width = len(v)
+		}
+	}
+	return true
+}
+
+// castTo is how engine d reads column name as kind.
+func castTo(d sqlmcp.Dialect, name, kind string) string {
+	col := IdentifierQuote(name)
+	switch {
+	case kind == "integer":
+		return "CAST(" + col + " AS INTEGER)"
+	case kind == "number" && d == sqlmcp.Postgres:
+		return "CAST(" + col + " AS numeric)"
+	case kind == "number":
+		return "CAST(" + col + " AS REAL)"
+	case d == sqlmcp.Postgres:
+		return "CAST(" + col + " AS date)"
+	}
+	return "date(" + col + ")"
+}
