@@ -21,10 +21,10 @@ import (
 // Change this list on purpose, never to make a build pass.
 var allowed = map[string][]string{
 	".":                  {},
-	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/cut", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/reflect/protoreflect"},
-	"source":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/cut"},
+	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/reflect/protoreflect"},
+	"source":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text"},
 	"source/sqlite":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3"},
-	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/cut", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
+	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
 	"source/builtin":     {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/sqlite", "github.com/sqlmcp/sqlmcp/source/postgres"},
 	"schema":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
 	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema", "github.com/rs/zerolog"},
@@ -34,7 +34,6 @@ var allowed = map[string][]string{
 	"chart":              {"golang.org/x/image/font", "golang.org/x/image/font/basicfont", "golang.org/x/image/math/fixed"},
 	"notes":              {"github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/internal/files"},
 	"internal/modeltest": {},
-	"internal/cut":       {},
 	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/rs/zerolog"},
 	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
 	"internal/text":      {},
