@@ -30,13 +30,15 @@ type describeTableOut struct {
 	Kind          string              `json:"kind"`
 	Description   string              `json:"description,omitempty"`
 	Schema        string              `json:"schema,omitempty"`
-	Rows          *int64              `json:"rows" jsonschema:"null if not counted"`
+	Rows          *int64              `json:"rows"` // null if not counted
 	RowsEstimated bool                `json:"rows_estimated,omitempty"`
 	Columns       []schema.Column     `json:"columns"`
 	ForeignKeys   []schema.ForeignKey `json:"foreign_keys"`
 	ReferencedBy  []schema.ForeignKey `json:"referenced_by"`
 	Indexes       []schema.Index      `json:"indexes"`
-	Broken        string              `json:"broken,omitempty" jsonschema:"why it cannot be read"`
+	Broken        string              `json:"broken,omitempty"` // why it cannot be read
+
+	display func(string) string // a table's name as SQL writes it
 }
 
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
@@ -45,7 +47,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		return describeTableOut{}, err
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
-		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken}
+		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken, display: s.cat.Display}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	if kinds := s.cat.TextKinds(cctx, t); len(kinds) > 0 {
@@ -93,7 +95,7 @@ func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)
 
 func (o describeTableOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, displayName(o.Name), rowsText(o.Rows, o.RowsEstimated))
+	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, o.display(o.Name), rowsText(o.Rows, o.RowsEstimated))
 	if o.Description != "" {
 		fmt.Fprintf(&b, ": %s", o.Description)
 	}
@@ -105,7 +107,7 @@ func (o describeTableOut) text() string {
 	for _, c := range o.Columns {
 		fmt.Fprintf(&b, "- %s %s", schema.IdentifierQuote(c.Name), orDash(c.Type))
 		switch {
-		case c.PrimaryKey > 0 && keyColumns(o.Columns) == 1:
+		case c.PrimaryKey > 0 && schema.KeyColumns(o.Columns) == 1:
 			b.WriteString(" PRIMARY KEY")
 		case c.PrimaryKey > 0:
 			fmt.Fprintf(&b, " PRIMARY KEY(%d)", c.PrimaryKey) // its place in a composite key
@@ -132,8 +134,8 @@ func (o describeTableOut) text() string {
 			}
 			b.WriteString(title)
 			title = ""
-			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", displayName(k.Table), quoteAll(k.Columns),
-				displayName(k.RefTable), quoteAll(k.RefColumns))
+			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", o.display(k.Table), quoteAll(k.Columns),
+				o.display(k.RefTable), quoteAll(k.RefColumns))
 		}
 	}
 	keys("foreign keys", false, o.ForeignKeys)
@@ -150,17 +152,6 @@ func (o describeTableOut) text() string {
 		}
 	}
 	return b.String()
-}
-
-// keyColumns counts the columns of the primary key.
-func keyColumns(cols []schema.Column) int {
-	n := 0
-	for _, c := range cols {
-		if c.PrimaryKey > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 func orDash(s string) string {
