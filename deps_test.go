@@ -17,6 +17,7 @@ var allowed = map[string][]string{
 	".":                  {},
 	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/reflect/protoreflect"},
 	"source":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
+	"source/duckdb":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/duckdb/duckdb-go/v2"},
 	"schema":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
 	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema", "github.com/rs/zerolog"},
 	"agent":              {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/anthropics/anthropic-sdk-go/v2", "github.com/anthropics/anthropic-sdk-go/v2/option", "github.com/openai/openai-go/v3", "github.com/openai/openai-go/v3/option"},
