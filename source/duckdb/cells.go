@@ -6,10 +6,40 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
+
+// columnCell converts a value of a column whose DuckDB type is typ: a
+// UUID comes from the driver as its 16 bytes.
+func columnCell(typ string, v any) any {
+	if b, ok := v.([]byte); ok && typ == "UUID" && len(b) == 16 {
+		var u duckdb.UUID
+		copy(u[:], b)
+		return u.String()
+	}
+	return cell(v)
+}
+
+// decimal writes a decimal with all of its scale's digits: 12.50 for
+// DECIMAL(10,2), as DuckDB shows it.
+func decimal(d duckdb.Decimal) string {
+	digits := new(big.Int).Abs(d.Value).String()
+	sign := ""
+	if d.Value.Sign() < 0 {
+		sign = "-"
+	}
+	scale := int(d.Scale)
+	if scale == 0 {
+		return sign + digits
+	}
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+}
 
 // cell turns a driver value into one of the cells source.Conn.Run
 // promises: integers of every size become int64, or json.Number past
@@ -46,7 +76,7 @@ func cell(v any) any {
 		}
 		return json.Number(v.String())
 	case duckdb.Decimal:
-		return json.Number(v.String())
+		return json.Number(decimal(v))
 	case duckdb.UUID:
 		return v.String()
 	case *duckdb.UUID:

@@ -91,15 +91,15 @@ func (c *conn) run(ctx context.Context, text string, args []any, sink source.Sin
 		}
 		defer rows.Close()
 		names := rows.Columns()
-		if sink.Columns != nil {
-			cols := make([]source.Column, len(names))
-			typed, _ := rows.(driver.RowsColumnTypeDatabaseTypeName)
-			for i, n := range names {
-				cols[i].Name = n
-				if typed != nil {
-					cols[i].Type = typed.ColumnTypeDatabaseTypeName(i)
-				}
+		cols := make([]source.Column, len(names))
+		typed, _ := rows.(driver.RowsColumnTypeDatabaseTypeName)
+		for i, n := range names {
+			cols[i].Name = n
+			if typed != nil {
+				cols[i].Type = typed.ColumnTypeDatabaseTypeName(i)
 			}
+		}
+		if sink.Columns != nil {
 			sink.Columns(cols)
 		}
 		dest := make([]driver.Value, len(names))
@@ -112,7 +112,7 @@ func (c *conn) run(ctx context.Context, text string, args []any, sink source.Sin
 				return engineError(err)
 			}
 			for i, v := range dest {
-				row[i] = cell(v)
+				row[i] = columnCell(cols[i].Type, v)
 			}
 			if !sink.Row(row) {
 				return nil

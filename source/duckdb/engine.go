@@ -134,10 +134,9 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 		sb.Close()
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	database := viewName(path)
-	infoPath := ""
+	database, infoPath := viewName(path), ""
 	if isDB {
-		infoPath = path
+		database, infoPath = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), path
 	}
 	b.info = source.Info{
 		Dialect:  sqlmcp.DuckDB,
