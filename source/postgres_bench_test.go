@@ -18,10 +18,10 @@ import (
 // grows.
 func BenchmarkPostgresQuery1M(b *testing.B) {
 	dsn := dbtest.PostgresDSN(b)
-	pgBigTable(b, dsn, 1_000_000)
+	dbtest.PostgresBigTable(b, dsn, 1_000_000)
 	dbtest.PostgresExec(b, dsn, "CREATE TABLE big10k AS SELECT * FROM big WHERE id <= 10000; ANALYZE big10k")
 	u, _ := url.Parse(dsn)
-	proxy, sent := countingProxy(b, u.Host)
+	proxy, sent := dbtest.CountingProxy(b, u.Host)
 	u.Host = proxy
 	tests := []struct {
 		name    string
