@@ -166,20 +166,15 @@ type values struct{}
 // stops reading a file once the LIMIT is met, so a big file is not
 // scanned whole.
 func (values) Sample(t source.TableRef, col string, scan int) []string {
-	c := quote(col)
-	return []string{fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample ORDER BY 1",
-		c, c, from(t), c, scan)}
+	return []string{source.SampleSQL(from(t), quote(col), scan)}
 }
 
 func (values) Distinct(t source.TableRef, col string, filter bool, limit int) string {
-	c := quote(col)
-	return fmt.Sprintf("SELECT %s, count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC, CAST(%s AS VARCHAR) LIMIT %d",
-		c, from(t), containsFilter(c, filter), c, c, limit)
+	return source.DistinctSQL(from(t), quote(col), filter, limit)
 }
 
 func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int) string {
-	c := quote(col)
-	return fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s%s LIMIT %d) AS d", c, from(t), containsFilter(c, filter), scan+1)
+	return source.CountDistinctSQL(from(t), quote(col), filter, scan)
 }
 
 // Stats: DuckDB keeps no statistics a query can read.
@@ -192,11 +187,4 @@ func from(t source.TableRef) string {
 		return quote(t.Name)
 	}
 	return quote(t.Schema) + "." + quote(t.Name)
-}
-
-func containsFilter(col string, filter bool) string {
-	if !filter {
-		return ""
-	}
-	return fmt.Sprintf(` WHERE lower(CAST(%s AS VARCHAR)) LIKE '%%' || lower($1) || '%%' ESCAPE '\'`, col)
 }

@@ -103,7 +103,6 @@ func (c *conn) run(ctx context.Context, text string, args []any, sink source.Sin
 			sink.Columns(cols)
 		}
 		dest := make([]driver.Value, len(names))
-		row := make([]any, len(names))
 		for {
 			if err := rows.Next(dest); err != nil {
 				if errors.Is(err, io.EOF) {
@@ -111,6 +110,8 @@ func (c *conn) run(ctx context.Context, text string, args []any, sink source.Sin
 				}
 				return engineError(err)
 			}
+			// A row of its own each time: the door may keep it.
+			row := make([]any, len(names))
 			for i, v := range dest {
 				row[i] = columnCell(cols[i].Type, v)
 			}
@@ -183,5 +184,5 @@ func engineError(err error) error {
 	if !ok {
 		code, msg = "Error", de.Msg
 	}
-	return &source.EngineError{Message: msg, Code: code}
+	return &source.EngineError{Message: msg, Code: code, Err: err}
 }
