@@ -56,62 +56,60 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		index[[2]string{schema, name}] = len(tables)
 		tables = append(tables, t)
 	}
-	cols, err := r.Catalog(ctx, columnsSQL)
-	if err != nil {
-		return nil, fmt.Errorf("listing columns: %w", err)
-	}
-	for _, row := range cols {
-		i, ok := index[[2]string{str(row[0]), str(row[1])}]
-		if !ok {
-			continue
+	// each runs a catalog statement whose rows start with the schema and
+	// table, and hands f the rows of the tables kept.
+	each := func(sql, what string, f func(t *source.TableDef, row []any)) error {
+		rows, err := r.Catalog(ctx, sql)
+		if err != nil {
+			return fmt.Errorf("listing %s: %w", what, err)
 		}
+		for _, row := range rows {
+			if i, ok := index[[2]string{str(row[0]), str(row[1])}]; ok {
+				f(&tables[i], row)
+			}
+		}
+		return nil
+	}
+	err = each(columnsSQL, "columns", func(t *source.TableDef, row []any) {
 		c := source.ColumnDef{Name: str(row[2]), Type: compactType(str(row[3])), Description: str(row[6])}
 		c.Nullable, _ = row[4].(bool)
 		if d, ok := row[5].(string); ok {
 			c.Default = &d
 		}
-		tables[i].Columns = append(tables[i].Columns, c)
-	}
-	cons, err := r.Catalog(ctx, constraintsSQL)
+		t.Columns = append(t.Columns, c)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("listing keys: %w", err)
+		return nil, err
 	}
-	for _, row := range cons {
-		i, ok := index[[2]string{str(row[0]), str(row[1])}]
-		if !ok {
-			continue
-		}
+	err = each(constraintsSQL, "keys", func(t *source.TableDef, row []any) {
 		names := strs(row[3])
-		if str(row[2]) == "PRIMARY KEY" {
-			for pos, n := range names {
-				for j := range tables[i].Columns {
-					if tables[i].Columns[j].Name == n {
-						tables[i].Columns[j].PrimaryKey = pos + 1
-					}
+		if str(row[2]) != "PRIMARY KEY" {
+			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{
+				Columns: names, RefSchema: str(row[0]), RefName: str(row[4]), RefColumns: strs(row[5]),
+			})
+			return
+		}
+		for pos, n := range names {
+			for j := range t.Columns {
+				if t.Columns[j].Name == n {
+					t.Columns[j].PrimaryKey = pos + 1
 				}
 			}
-			continue
 		}
-		tables[i].ForeignKeys = append(tables[i].ForeignKeys, source.KeyDef{
-			Columns: names, RefSchema: str(row[0]), RefName: str(row[4]), RefColumns: strs(row[5]),
-		})
-	}
-	idx, err := r.Catalog(ctx, indexesSQL)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("listing indexes: %w", err)
+		return nil, err
 	}
-	for _, row := range idx {
-		i, ok := index[[2]string{str(row[0]), str(row[1])}]
-		if !ok {
-			continue
-		}
+	err = each(indexesSQL, "indexes", func(t *source.TableDef, row []any) {
 		unique, _ := row[3].(bool)
-		expr := strings.Trim(str(row[4]), "[]")
 		var columns []string
-		for _, e := range strings.Split(expr, ", ") {
+		for _, e := range strings.Split(strings.Trim(str(row[4]), "[]"), ", ") {
 			columns = append(columns, strings.Trim(e, `"'`))
 		}
-		tables[i].Indexes = append(tables[i].Indexes, source.IndexDef{Name: str(row[2]), Columns: columns, Unique: unique})
+		t.Indexes = append(t.Indexes, source.IndexDef{Name: str(row[2]), Columns: columns, Unique: unique})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return tables, nil
 }

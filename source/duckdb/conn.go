@@ -127,7 +127,7 @@ func (c *conn) run(ctx context.Context, text string, args []any, sink source.Sin
 // statements only, and fails on any other.
 func (c *conn) oneQuery(ctx context.Context, text string) error {
 	if explain(text) {
-		text = strings.TrimLeft(text, " \t\r\n")[len("EXPLAIN"):]
+		text = leading(text)[len("EXPLAIN"):]
 	}
 	out, err := c.SerializeSQL(ctx, text)
 	if err != nil {
@@ -159,10 +159,26 @@ func (c *conn) Release(err error) error {
 	return err
 }
 
-// explain reports whether text starts with EXPLAIN.
+// explain reports whether text starts with EXPLAIN, after blanks and
+// comments.
 func explain(text string) bool {
-	s := strings.TrimLeft(text, " \t\r\n")
+	s := leading(text)
 	return len(s) >= 7 && strings.EqualFold(s[:7], "EXPLAIN")
+}
+
+// leading drops the blanks and comments text starts with.
+func leading(text string) string {
+	for {
+		text = strings.TrimLeft(text, " \t\r\n\f")
+		switch {
+		case strings.HasPrefix(text, "--"):
+			_, text, _ = strings.Cut(text, "\n")
+		case strings.HasPrefix(text, "/*"):
+			_, text, _ = strings.Cut(text[2:], "*/")
+		default:
+			return text
+		}
+	}
 }
 
 // limited wraps a query in a LIMIT of n rows; the newline keeps a
@@ -184,5 +200,10 @@ func engineError(err error) error {
 	if !ok {
 		code, msg = "Error", de.Msg
 	}
-	return &source.EngineError{Message: msg, Code: code, Err: err}
+	// DuckDB quotes the line it choked on, of the text it ran: sqlmcp's
+	// LIMIT around the query shifts its lines, so the quote would mislead.
+	if i := strings.Index(msg, "\n\nLINE "); i >= 0 {
+		msg = msg[:i]
+	}
+	return &source.EngineError{Message: strings.TrimSpace(msg), Code: code, Err: err}
 }

@@ -40,6 +40,7 @@ func TestAccepts(t *testing.T) {
 		"SUMMARIZE":           "SUMMARIZE sales",
 		"SHOW TABLES":         "SHOW TABLES",
 		"EXPLAIN":             "EXPLAIN SELECT * FROM sales WHERE year = 2024",
+		"EXPLAIN after notes": "-- the plan\n/* of a filter */ EXPLAIN SELECT * FROM sales WHERE year = 2024",
 		"catalog":             "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE NOT internal",
 		"information_schema":  "SELECT table_name FROM information_schema.tables",
 		"VALUES":              "VALUES (1, 'a'), (2, 'b')",
