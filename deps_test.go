@@ -21,10 +21,10 @@ import (
 // Change this list on purpose, never to make a build pass.
 var allowed = map[string][]string{
 	".":                  {},
-	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/reflect/protoreflect"},
-	"source":             {"github.com/sqlmcp/sqlmcp"},
+	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/cut", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/reflect/protoreflect"},
+	"source":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/cut"},
 	"source/sqlite":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3"},
-	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
+	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/cut", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
 	"source/builtin":     {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/sqlite", "github.com/sqlmcp/sqlmcp/source/postgres"},
 	"source/duckdb":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/duckdb/duckdb-go/v2"},
 	"schema":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
@@ -35,8 +35,15 @@ var allowed = map[string][]string{
 	"chart":              {"golang.org/x/image/font", "golang.org/x/image/font/basicfont", "golang.org/x/image/math/fixed"},
 	"notes":              {},
 	"internal/modeltest": {},
+	"internal/cut":       {},
+	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/rs/zerolog"},
+	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
 	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5"},
 	"cmd/sqlmcp":         {"*"},
+	// The benchmark and the soak: their own clients, the bare drivers as floors.
+	"bench/internal/mcpbench": {"github.com/jackc/pgx/v5", "github.com/mattn/go-sqlite3"},
+	"bench/perf":              {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench", "github.com/jackc/pgx/v5", "github.com/mattn/go-sqlite3"},
+	"bench/soak":              {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench", "github.com/jackc/pgx/v5"},
 }
 
 func TestImportDirection(t *testing.T) {

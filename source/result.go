@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/cut"
 )
 
 // Column describes one result column.
@@ -30,7 +30,7 @@ type Result struct {
 	// full precision: JSON output spells those a double would change, see
 	// tools), strings, bools, JSON documents (json.RawMessage), arrays
 	// ([]any of cells) or nil. A BLOB becomes a short preview with its
-	// size; long text is cut with a marker (CutText).
+	// size; long text is cut with a marker (internal/cut).
 	Rows [][]any
 	// Truncated is true when the query had more rows than Rows holds: it is
 	// exact, since one row past the cap is read to know.
@@ -93,7 +93,7 @@ func Cell(v any, maxText int) any {
 		return v
 	case json.RawMessage:
 		if len(v) > maxText {
-			return cutText(string(v), maxText)
+			return cut.Text(string(v), maxText)
 		}
 		return v
 	case []any:
@@ -104,14 +104,14 @@ func Cell(v any, maxText int) any {
 		}
 		return v
 	case string:
-		return cutText(v, maxText)
+		return cut.Text(v, maxText)
 	case []byte:
 		return blobPreview(v, len(v))
 	case Partial:
 		if v.Blob {
 			return blobPreview(v.Head, v.Size)
 		}
-		return CutText(string(v.Head), maxText, v.Size)
+		return cut.Head(string(v.Head), maxText, v.Size)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
 	}
@@ -180,31 +180,6 @@ func significantDigits(n string) int {
 		n = strings.TrimRight(n, "0")
 	}
 	return len(strings.ReplaceAll(n, ".", ""))
-}
-
-// cutText cuts s to at most max bytes, on a rune boundary, and says so.
-func cutText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	return CutText(s, max, len(s))
-}
-
-// CutText cuts s, the first bytes of a text of total bytes, to at most max
-// bytes on a rune boundary, and says how long the whole was: the one
-// marker every cut text carries, "…[cut: N bytes in all]".
-func CutText(s string, max, total int) string {
-	s = s[:min(max, len(s))]
-	// Drop a last rune the cut (here or as it was read) split.
-	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(s[i]) {
-			if !utf8.FullRuneInString(s[i:]) {
-				s = s[:i]
-			}
-			break
-		}
-	}
-	return fmt.Sprintf("%s…[cut: %d bytes in all]", s, total)
 }
 
 // CutArray turns an array's elements into cells, keeping those that fit in

@@ -97,7 +97,7 @@ func TestAuditLog(t *testing.T) {
 	if len(calls) != 2 {
 		t.Fatalf("got %d audit events, want 2:\n%s", len(calls), logs.String())
 	}
-	for _, want := range []string{`"tool":"run_query"`, `"sql":"SELECT name FROM customers"`, `"verdict":"ok"`, `"rows":4`, `"truncated":false`, `"duration":`} {
+	for _, want := range []string{`"tool":"run_query"`, `"sql":"SELECT name FROM customers"`, `"verdict":"ok"`, `"rows":4`, `"truncated":false`, `"duration_ms":`} {
 		if !strings.Contains(calls[0], want) {
 			t.Errorf("audit event %s lacks %s", calls[0], want)
 		}

@@ -31,7 +31,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
@@ -160,6 +159,13 @@ func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 	default:
 		return usagef("healthcheck takes at most one URL")
 	}
+	switch {
+	case url == "-h" || url == "-help" || url == "--help":
+		fmt.Fprintln(stdout, "Usage: sqlmcp healthcheck [URL]\n\nGET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 within two seconds.")
+		return nil
+	case !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://"):
+		return usagef("healthcheck: %q is not an http:// or https:// URL, e.g. http://127.0.0.1:8080/healthz", url)
+	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -213,7 +219,7 @@ type config struct {
 	shutdownGrace  time.Duration
 
 	// Worked out by parseServe from the above.
-	tokens    []token  // the accepted bearer tokens, as digests
+	tokens    []string // the accepted bearer tokens
 	origins   []string // --allowed-origins, normalized
 	hosts     []string // --allowed-hosts, lowercased
 	httpNotes []string // HTTP settings given without --http, to warn about
@@ -397,7 +403,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
 			Str("annotations", annotations).Strs("schemas", schemas).
 			Strs("guard", layers).
-			Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
+			Float64("timeout_ms", float64(limits.Timeout.Milliseconds())).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
 			Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
 			Int("max_concurrency", cfg.maxConcurrency)
 	}
@@ -410,12 +416,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
 	}
 	start().Str("transport", "stdio").Send()
-	// A client that hangs up at once still gets every reply: a call may
-	// wait --timeout for its turn, then run for --timeout.
-	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
-	t := &mcp.IOTransport{Reader: rw, Writer: rw}
-	err = srv.Run(ctx, t)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	if err := serveStdio(ctx, srv, stdin, stdout, limits.Timeout); err != nil {
 		return err
 	}
 	log.Info().Str("event", "stop").Send()

@@ -10,10 +10,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sqlmcp/sqlmcp"
 )
 
-// The budgets PostgreSQL itself enforces, set for every call (pgSetup)
-// beside the timeouts.
+// The budgets PostgreSQL itself enforces, set on every connection beside
+// the timeouts (see pgStartup).
 const (
 	// DefaultWorkMem is work_mem for every call: the memory one
 	// sort or hash may take before it spills to temporary files.
@@ -69,6 +71,74 @@ func (b pgBudget) startup(params map[string]string) {
 	params["client_connection_check_interval"] = "1s"
 }
 
+// pgStartup puts the settings every call runs under among a connection's
+// startup parameters, which cost nothing per call, outrank the role's,
+// the database's and the URL's options, and survive the DISCARD ALL that
+// ends each call (RESET ALL goes back to them): the statement timeout, an
+// idle-in-transaction timeout in case sqlmcp itself stalls, and the output
+// formats the value conversion reads. A timeout under 1ms is 1ms, since
+// zero would turn it off.
+func pgStartup(params map[string]string, limits sqlmcp.Limits) {
+	params["statement_timeout"] = strconv.FormatInt(max(limits.Timeout.Milliseconds(), 1), 10)
+	params["idle_in_transaction_session_timeout"] = strconv.FormatInt((limits.Timeout + pgBackstop).Milliseconds(), 10)
+	params["DateStyle"] = "ISO"
+	params["IntervalStyle"] = "postgres"
+	params["bytea_output"] = "hex"
+	params["extra_float_digits"] = "1"
+}
+
+// pgSession is what Open learns of the server and the role, and adds to
+// every connection's startup parameters: at most two parallel workers,
+// each of which has work_mem again (fewer if the server says so), and
+// temp_file_limit when the role may set it.
+type pgSession struct {
+	params        map[string]string
+	tempFileLimit bool // temp_file_limit is among params
+}
+
+// apply adds the session's parameters to a connection's.
+func (s *pgSession) apply(params map[string]string) {
+	for k, v := range s.params {
+		params[k] = v
+	}
+}
+
+// session returns the settings every new connection takes.
+func (p *backend) session() *pgSession { return p.sess.Load() }
+
+// pgWorkersSQL reads the server's (or the database's, or the role's)
+// max_parallel_workers_per_gather, with only what the bootstrap catalog
+// knows.
+const pgWorkersSQL = `SELECT setting FROM pg_catalog.pg_settings WHERE name = 'max_parallel_workers_per_gather'`
+
+// decideSession reads the server's parallel workers and whether the role
+// may set temp_file_limit (see probe), puts them in the settings every
+// connection takes, and closes the connections made before, so none runs
+// a call without them. The server's workers are read once: lowering them
+// later takes effect at the next start.
+func (p *backend) decideSession(ctx context.Context) error {
+	rows, err := p.ownRows(ctx, pgWorkersSQL, bootstrapCatalog)
+	if err != nil {
+		return fmt.Errorf("reading max_parallel_workers_per_gather: %w", err)
+	}
+	workers := 2
+	if len(rows) == 1 {
+		if n, err := strconv.Atoi(str(rows[0][0])); err == nil {
+			workers = min(n, workers)
+		}
+	}
+	if err := p.budget.probe(ctx, p); err != nil {
+		return err
+	}
+	s := &pgSession{params: map[string]string{"max_parallel_workers_per_gather": strconv.Itoa(workers)}}
+	if p.budget.tempFileLimit != "" {
+		s.params["temp_file_limit"], s.tempFileLimit = p.budget.tempFileLimit, true
+	}
+	p.sess.Store(s)
+	p.pool.Reset()
+	return nil
+}
+
 // newPGBudget checks the budgets; "" means the default, and a
 // tempFileLimit of "-1" sets none.
 func newPGBudget(workMem, tempFileLimit string) (pgBudget, error) {
@@ -91,8 +161,8 @@ func newPGBudget(workMem, tempFileLimit string) (pgBudget, error) {
 }
 
 // probe finds whether the role may set temp_file_limit (a superuser's
-// setting, or one granted with GRANT SET ON PARAMETER): if not, calls do
-// not set it, and when the server's own value does not bound the disk
+// setting, or one granted with GRANT SET ON PARAMETER): if not,
+// connections do not set it, and when the server's own value does not bound the disk
 // either, warning says what to run.
 func (b *pgBudget) probe(ctx context.Context, p *backend) error {
 	var role string

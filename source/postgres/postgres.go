@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -108,6 +109,7 @@ type backend struct {
 	// up on.
 	left   *pgLeft
 	budget pgBudget
+	sess   atomic.Pointer[pgSession]
 	limits sqlmcp.Limits
 	info   source.Info
 	// dsn is kept to take its password out of errors (pgReason).
@@ -124,6 +126,7 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	cc := pcfg.ConnConfig
 	limits := c.Limits
 	p := &backend{allow: allow, budget: budget, left: newPGLeft(), dsn: dsn, limits: limits}
+	p.sess.Store(&pgSession{})
 	p.info = source.Info{Dialect: sqlmcp.Postgres, Name: pgName(cc.Config), Database: cc.Database,
 		Backstop: pgBackstop, Retries: pgRetries + c.MaxConns,
 		Guard: []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}}
@@ -141,9 +144,17 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	// Timestamps with time zone come back in UTC, the same on every
 	// server whatever its configuration.
 	cc.RuntimeParams["TimeZone"] = "UTC"
-	// The server lexes the text as the guard did (session.go).
+	// The server lexes the text as the guard did (session.go), and every
+	// setting a call runs under is a startup parameter (pgStartup).
 	pgStartupParams(cc)
+	pgStartup(cc.RuntimeParams, limits)
 	budget.startup(cc.RuntimeParams)
+	// What Open learns of the server and the role joins them, for every
+	// connection made after it (see decideSession).
+	pcfg.BeforeConnect = func(_ context.Context, cc *pgx.ConnConfig) error {
+		p.session().apply(cc.RuntimeParams)
+		return nil
+	}
 	// The extended protocol runs one statement per message: never the
 	// simple protocol, which runs every statement in the text. Exec also
 	// keeps no server-side prepared statements for ad-hoc SQL.
@@ -179,11 +190,6 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
-	// Before any call, which sets temp_file_limit only when it may.
-	if err := p.budget.probe(ctx, p); err != nil {
-		pool.Close()
-		return nil, pgConnectError(name, dsn, err)
-	}
 	if err := p.loadCatalog(ctx); err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
@@ -195,6 +201,12 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	if err := p.cat.Load().checkAllow(&allow); err != nil {
 		pool.Close()
 		return nil, err
+	}
+	// Before any call: whether the role may set temp_file_limit, and the
+	// server's parallel workers, become every connection's own settings.
+	if err := p.decideSession(ctx); err != nil {
+		pool.Close()
+		return nil, pgConnectError(name, dsn, err)
 	}
 	return p, nil
 }
@@ -261,7 +273,10 @@ func pgReason(dsn string, err error) string {
 	var ce *pgconn.ConnectError
 	msg := err.Error()
 	var pe *pgconn.PgError
+	var np *errNotPostgres
 	switch {
+	case errors.As(err, &np):
+		return np.msg // the same for every address and TLS attempt
 	case errors.As(err, &pe):
 		msg = pe.Message
 	case errors.As(err, &ce) && ce.Unwrap() != nil:
@@ -291,6 +306,7 @@ func redact(msg, dsn string) string {
 // how to map the server's error positions back to the caller's SQL.
 type pgStatement struct {
 	text     string
+	sql      string // the caller's text, which positions point into
 	position func(int) int
 	// cut is the cell limit values are converted under (see pgRow); zero
 	// for sqlmcp's own reads, whose values are whole.
@@ -405,38 +421,33 @@ func (p *backend) check(ctx context.Context, sql string, limit int) (pgStatement
 func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatement, error) {
 	same := func(pos int) int { return pos }
 	if limit <= 0 {
-		return pgStatement{text: sql, position: same}, guard.CheckPostgres(sql, cat)
+		return pgStatement{text: sql, sql: sql, position: same}, guard.CheckPostgres(sql, cat)
 	}
 	q, err := guard.PostgresLimit(sql, limit, cat)
 	if err != nil {
 		return pgStatement{}, err
 	}
-	return pgStatement{text: q.Text, position: q.Position}, nil
+	return pgStatement{text: q.Text, sql: sql, position: q.Position}, nil
 }
 
-// pgSetup bounds the transaction, as SET LOCAL would, in one round trip:
-// the statement timeout ($1), an idle-in-transaction timeout in case
-// sqlmcp itself stalls ($2), and the output formats the value conversion
-// reads. The engine's own budgets that may change per server come with
-// them (those that never do are startup parameters, pgStartup): at most
-// two parallel workers, each of which has work_mem again (fewer if the
-// server says so), and temp_file_limit ($3) when the role may set it (""
-// skips it).
-const pgSetup = `SELECT set_config('statement_timeout', $1, true),
-	set_config('idle_in_transaction_session_timeout', $2, true),
-	set_config('DateStyle', 'ISO', true),
-	set_config('IntervalStyle', 'postgres', true),
-	set_config('bytea_output', 'hex', true),
-	set_config('extra_float_digits', '1', true),
-	set_config('max_parallel_workers_per_gather',
-		least(current_setting('max_parallel_workers_per_gather')::int, 2)::text, true),
-	CASE WHEN $3::text <> '' THEN set_config('temp_file_limit', $3, true) END`
+// pgOwnSetup gives sqlmcp's own catalog reads, whose cost is known,
+// enough work_mem to keep them in memory, and lifts temp_file_limit when
+// sqlmcp set it (the role may, then): a small --pg-work-mem and a small
+// disk limit cannot stop sqlmcp from starting.
+const (
+	pgSnapshot      = `SELECT`
+	pgOwnSetup      = `SELECT set_config('work_mem', '16MB', true)`
+	pgOwnSetupNoTmp = `SELECT set_config('work_mem', '16MB', true), set_config('temp_file_limit', '-1', true)`
+)
 
-// execPostgres is the engine wall: st runs in a READ ONLY transaction with
-// the timeouts set, on the extended protocol (one statement per message,
-// whatever the text holds), and the transaction is rolled back, never
-// committed. BEGIN, the settings, the statement and ROLLBACK go out as one
-// pipeline, one round trip; a connection left in a transaction (the
+// exec is the engine wall: st runs in a READ ONLY transaction, on the
+// extended protocol (one statement per message, whatever the text holds),
+// and the transaction is rolled back, never committed. The timeouts, the
+// output formats and the budgets are the connection's startup parameters
+// (pgStartup), set once per connection, so a call sends no settings of its
+// own: BEGIN, the statement, ROLLBACK and DISCARD ALL go out as one
+// pipeline, one round trip, and the server runs no statement but the
+// call's beside them; a connection left in a transaction (the
 // statement failed, so the server skipped the ROLLBACK) is rolled back,
 // and one whose rollback fails is closed, so the pool drops it. DISCARD ALL
 // follows the ROLLBACK in the pipeline, so nothing the statement did to the
@@ -444,19 +455,18 @@ const pgSetup = `SELECT set_config('statement_timeout', $1, true),
 // failed). A connection whose server no longer reads text as the guard
 // does is refused and closed.
 func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, args []any, columns func([]source.Column), emit func([]any) bool) (br pgx.BatchResults, err error) {
-	ms := strconv.FormatInt(max(p.limits.Timeout.Milliseconds(), 1), 10)
-	idle := strconv.FormatInt((p.limits.Timeout + pgBackstop).Milliseconds(), 10)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN READ ONLY")
-	tempFileLimit := p.budget.tempFileLimit
-	if st.own {
-		tempFileLimit = ""
-	}
-	b.Queue(pgSetup, ms, idle, tempFileLimit)
-	if st.own {
-		// Enough to keep the catalog read in memory, so no disk limit of
-		// the role's can fail it either.
-		b.Queue(`SELECT set_config('work_mem', '16MB', true)`)
+	// A first query takes the transaction's snapshot: from then on it can
+	// no longer be made read-write (SET TRANSACTION READ WRITE fails with
+	// 25001), whatever the statement holds.
+	switch {
+	case !st.own:
+		b.Queue(pgSnapshot)
+	case p.session().tempFileLimit:
+		b.Queue(pgOwnSetupNoTmp)
+	default:
+		b.Queue(pgOwnSetup)
 	}
 	b.Queue(st.text, args...)
 	b.Queue("ROLLBACK")
@@ -467,11 +477,6 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	}
 	if err := pgDiscard(br.Query()); err != nil {
 		return br, err
-	}
-	if st.own {
-		if err := pgDiscard(br.Query()); err != nil {
-			return br, err
-		}
 	}
 	rows, err := br.Query()
 	if err != nil {
@@ -555,8 +560,15 @@ func pgError(err error, st pgStatement) error {
 		}
 	}
 	if errors.As(err, &pe) && pe.Code != "57014" {
-		return &source.EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
+		e := &source.EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
 			Detail: pe.Detail, Hint: pe.Hint, Err: err}
+		switch e.Code {
+		case source.UndefinedTable, source.UndefinedColumn, source.UndefinedFunction:
+			// The server points at the name; its message, which may be
+			// translated, is not read.
+			e.Name = identAt(st.sql, e.Position)
+		}
+		return e
 	}
 	return err
 }
@@ -580,11 +592,77 @@ func (p *backend) ownRows(ctx context.Context, sql string, cat guard.PostgresCat
 		return nil, err
 	}
 	var rows [][]any
-	br, err := p.exec(ctx, c, pgStatement{text: sql, position: func(p int) int { return p }, own: true}, nil, nil, func(r []any) bool {
+	br, err := p.exec(ctx, c, pgStatement{text: sql, sql: sql, position: func(p int) int { return p }, own: true}, nil, nil, func(r []any) bool {
 		rows = append(rows, r)
 		return true
 	})
 	err = p.pgEndCall(c, br, err)
 	c.Release()
 	return rows, err
+}
+
+// identAt reads the name, possibly qualified (a.b, "A"."b c"), that starts
+// at the 1-based character position pos of sql, as PostgreSQL reads it:
+// bare parts folded to lower case, quoted ones as written. It returns ""
+// when no name starts there.
+func identAt(sql string, pos int) string {
+	i := 0
+	for n := 1; n < pos && i < len(sql); n++ {
+		_, size := utf8.DecodeRuneInString(sql[i:])
+		i += size
+	}
+	if pos <= 0 || i >= len(sql) {
+		return ""
+	}
+	var parts []string
+	for {
+		part, next, ok := identPart(sql, i)
+		if !ok {
+			break
+		}
+		parts = append(parts, part)
+		if next >= len(sql) || sql[next] != '.' {
+			break
+		}
+		i = next + 1
+	}
+	return strings.Join(parts, ".")
+}
+
+// identPart reads one bare or double-quoted identifier at sql[i:].
+func identPart(sql string, i int) (name string, next int, ok bool) {
+	if i < len(sql) && sql[i] == '"' {
+		var b strings.Builder
+		for j := i + 1; j < len(sql); j++ {
+			switch {
+			case sql[j] != '"':
+				b.WriteByte(sql[j])
+			case j+1 < len(sql) && sql[j+1] == '"':
+				b.WriteByte('"')
+				j++
+			default:
+				return b.String(), j + 1, true
+			}
+		}
+		return "", i, false
+	}
+	j := i
+	for j < len(sql) {
+		c := sql[j]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || j > i && (c >= '0' && c <= '9' || c == '$') {
+			j++
+			continue
+		}
+		break
+	}
+	if j == i {
+		return "", i, false
+	}
+	// PostgreSQL folds ASCII letters only.
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, sql[i:j]), j, true
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/cut"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -259,15 +260,15 @@ func pgRow(raw [][]byte, types []*pgType, maxCell int) []any {
 		if v == nil {
 			continue
 		}
-		prefix, total, cut := splitCut(v)
+		prefix, total, short := splitCut(v)
 		array := types[i].kind == kindArray
-		if !cut && maxCell > 0 && len(v) > maxCell && !array {
-			prefix, total, cut = v[:maxCell], len(v), true
+		if !short && maxCell > 0 && len(v) > maxCell && !array {
+			prefix, total, short = v[:maxCell], len(v), true
 		}
 		switch {
-		case cut && maxCell == 0:
-			row[i] = source.CutText(string(prefix), len(prefix), total)
-		case cut:
+		case short && maxCell == 0:
+			row[i] = cut.Head(string(prefix), len(prefix), total)
+		case short:
 			row[i] = cutCell{pgCutValue(prefix, total, types[i], maxCell)}
 		case maxCell > 0 && array:
 			row[i] = pgArrayText{s: string(v), elem: types[i].elem}
@@ -312,7 +313,7 @@ func pgCutValue(prefix []byte, total int, t *pgType, maxCell int) any {
 			return append(out, fmt.Sprintf("…[cut: %d elements shown, %d bytes in all]", len(out), total))
 		}
 	}
-	return source.CutText(string(prefix), maxCell, total)
+	return cut.Head(string(prefix), maxCell, total)
 }
 
 // cutCell is a value already cut to the limits as it was read: Cell keeps
@@ -341,7 +342,7 @@ func (a pgArrayText) Cell(maxText int) any {
 	p := arrayParser{s: a.s[:maxText], elem: a.elem, partial: true}
 	v, _ := p.array()
 	if !ok || v == nil {
-		return source.CutText(a.s, maxText, len(a.s))
+		return cut.Text(a.s, maxText)
 	}
 	out := source.FitArray(v, maxText)
 	return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), n))

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/sqlmcp/sqlmcp/internal/cut"
 )
 
 // rowCutter sits between the PostgreSQL connection and pgx's protocol
@@ -245,7 +247,7 @@ func (r *cutRow) feed(b []byte) {
 
 // feedFields takes the next bytes of an error's or notice's fields,
 // keeping the first cellLimit bytes of each text and rowLimit in all; a
-// text cut short ends with "…".
+// text cut short ends with the marker every cut text carries (cut.Marker).
 func (r *cutRow) feedFields(b []byte) {
 	for _, c := range b {
 		switch {
@@ -255,7 +257,7 @@ func (r *cutRow) feedFields(b []byte) {
 		case c == 0:
 			if r.vread > r.keep {
 				r.body = dropSplitRune(r.body, r.vlen)
-				r.body = append(r.body, "…"...)
+				r.body = append(r.body, cut.Marker(r.vread)...)
 			}
 			r.body = append(r.body, 0)
 			r.inValue = false

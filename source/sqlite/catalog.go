@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -51,6 +53,9 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 				return nil, fmt.Errorf("listing the columns of %s: %w", t.Name, err)
 			}
 			t.Broken = err.Error()
+			if ee := new(source.EngineError); errors.As(err, &ee) {
+				t.Broken = ee.Message
+			}
 			continue
 		}
 		rows = append(rows, cols...)
@@ -66,6 +71,19 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 			col.Default = &d
 		}
 		t.Columns = append(t.Columns, col)
+	}
+	for i := range tables {
+		// An INTEGER PRIMARY KEY is the rowid: never NULL, whatever the
+		// column says (a table WITHOUT ROWID keeps its key NOT NULL too).
+		t := &tables[i]
+		if t.Kind != "table" || keyColumns(t.Columns) != 1 {
+			continue
+		}
+		for j := range t.Columns {
+			if c := &t.Columns[j]; c.PrimaryKey == 1 && strings.EqualFold(c.Type, "INTEGER") {
+				c.Nullable = false
+			}
+		}
 	}
 
 	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
@@ -178,4 +196,15 @@ func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int
 
 func (values) Stats(context.Context, source.Reader, source.TableRef, string) (source.ColumnStats, bool, error) {
 	return source.ColumnStats{}, false, nil
+}
+
+// keyColumns counts the columns of cols in the primary key.
+func keyColumns(cols []source.ColumnDef) int {
+	n := 0
+	for _, c := range cols {
+		if c.PrimaryKey > 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -1,0 +1,35 @@
+# Sourced by perf.sh and soak.sh: builds sqlmcp (unless SQLMCP_BIN names one) and the Go driver
+# ./bench/$1, runs it with the rest of the arguments plus --sqlmcp and --dir, and stops whatever it
+# left behind if it died before it could (a throwaway PostgreSQL cluster under the work folder).
+#   run_driver NAME ARGS...      exits with the driver's status
+run_driver() {
+  local name=$1 repo work pgbin status=0 driver=
+  shift
+  repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  work=$(mktemp -d "/tmp/sqlmcp-$name-work-XXXXXX")   # the cluster's folder goes in here
+  chmod 755 "$work"                                    # the server's user must reach it
+  pgbin=${SQLMCP_PG_BIN:-/usr/lib/postgresql/15/bin}
+  # shellcheck disable=SC2317  # run by the traps
+  leftovers() {
+    if [ -n "$driver" ] && kill -0 "$driver" 2>/dev/null; then kill -TERM "$driver" 2>/dev/null || true; wait "$driver" 2>/dev/null || true; fi
+    local pid
+    for pid in "$work"/sqlmcp-bench-pg-*/data/postmaster.pid; do
+      [ -f "$pid" ] || continue
+      if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$(dirname "$pid")" -m immediate stop >/dev/null 2>&1 || true
+      else "$pgbin/pg_ctl" -D "$(dirname "$pid")" -m immediate stop >/dev/null 2>&1 || true; fi
+    done
+    rm -rf "$work"
+  }
+  trap leftovers EXIT
+  trap 'exit 130' INT TERM
+  if [ -z "${SQLMCP_BIN:-}" ]; then
+    (cd "$repo" && go build -o "$work/sqlmcp" ./cmd/sqlmcp)
+    SQLMCP_BIN=$work/sqlmcp
+  fi
+  (cd "$repo" && go build -o "$work/$name" "./bench/$name")
+  "$work/$name" --sqlmcp "$SQLMCP_BIN" --dir "$work" "$@" &
+  driver=$!
+  wait "$driver" || status=$?
+  driver=
+  return $status
+}
