@@ -295,6 +295,10 @@ func (g *DuckDB) tableFunction(name string) *Error {
 		return &Error{Reason: fmt.Sprintf("the table function %s() reads files and is not allowed", name), Hint: duckFilesHint}
 	case duckDenied[name] != "":
 		return &Error{Reason: fmt.Sprintf("the table function %s() is not allowed: %s", name, duckDenied[name]), Hint: "Query the served tables and views by name"}
+	case g.functions[name] == nil:
+		// Not in this DuckDB at all, and extensions are never loaded.
+		return &Error{MissingFunction: name, Reason: "no function named " + name,
+			Hint: "Check the spelling; duckdb_functions() lists the functions this DuckDB has"}
 	}
 	return &Error{
 		Reason: fmt.Sprintf("the table function %s() is not allowed", name),

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	driver "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/duckdb"
 )
@@ -54,11 +56,11 @@ func BenchmarkBigParquet(b *testing.B) {
 		for _, q := range queries {
 			start := time.Now()
 			_, rows, err := run(b.Context(), src, source.Statement{SQL: q, Fetch: 101, Cut: 2048})
-			var ee *source.EngineError
+			var de *driver.Error
 			switch {
 			case err == nil && len(rows) == 0:
 				b.Errorf("%s: no rows", q)
-			case errors.As(err, &ee) && ee.Code == "Out of Memory Error":
+			case errors.As(err, &de) && de.Type == driver.ErrorTypeOutOfMemory:
 				// Refused within the limit: the answer the model gets.
 			case err != nil:
 				b.Errorf("%s: %v", q, err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -189,21 +190,44 @@ func limited(sql string, n int) string {
 	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS sqlmcp_q LIMIT %d", body, n)
 }
 
-// engineError is DuckDB's error about a statement, in its words; the
-// code is the kind of error DuckDB names first ("Binder Error").
+// engineError is DuckDB's error about a statement, in its words, with
+// the code callers tell errors apart by (see duckStates).
 func engineError(err error) error {
 	var de *duckdb.Error
 	if !errors.As(err, &de) || de.Type == duckdb.ErrorTypeInterrupt || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	code, msg, ok := strings.Cut(de.Msg, ": ")
+	_, msg, ok := strings.Cut(de.Msg, ": ")
 	if !ok {
-		code, msg = "Error", de.Msg
+		msg = de.Msg
 	}
 	// DuckDB quotes the line it choked on, of the text it ran: sqlmcp's
 	// LIMIT around the query shifts its lines, so the quote would mislead.
 	if i := strings.Index(msg, "\n\nLINE "); i >= 0 {
 		msg = msg[:i]
 	}
-	return &source.EngineError{Message: strings.TrimSpace(msg), Code: code, Err: err}
+	e := &source.EngineError{Message: strings.TrimSpace(msg), Err: err}
+	if de.Type == duckdb.ErrorTypeParser {
+		e.Code = source.SyntaxError
+	}
+	for _, st := range duckStates {
+		if m := st.re.FindStringSubmatch(e.Message); m != nil && de.Type == st.typ {
+			e.Code, e.Name = st.code, strings.Join(m[1:], ".")
+		}
+	}
+	return e
+}
+
+// duckStates are DuckDB's fixed messages for a missing table, column or
+// function (DuckDB's messages are not translated), given the SQLSTATE
+// PostgreSQL uses for the same; the groups name what is missing.
+var duckStates = []struct {
+	typ  duckdb.ErrorType
+	re   *regexp.Regexp
+	code string
+}{
+	{duckdb.ErrorTypeCatalog, regexp.MustCompile(`^Table with name (.+?) does not exist`), source.UndefinedTable},
+	{duckdb.ErrorTypeBinder, regexp.MustCompile(`^Referenced column "(.+?)" not found`), source.UndefinedColumn},
+	{duckdb.ErrorTypeBinder, regexp.MustCompile(`^(?:Table|Values list) "(.+?)" does not have a column named "(.+?)"`), source.UndefinedColumn},
+	{duckdb.ErrorTypeCatalog, regexp.MustCompile(`^(?:Scalar|Aggregate|Table) Function with name (.+?) does not exist`), source.UndefinedFunction},
 }

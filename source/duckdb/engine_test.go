@@ -305,3 +305,23 @@ func TestValues(t *testing.T) {
 		t.Errorf("distinct points = %v", rows[0][0])
 	}
 }
+
+// TestEngineErrors: DuckDB's errors about a missing table, column or
+// function carry the code and the name callers tell them apart by.
+func TestEngineErrors(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	for sql, want := range map[string][2]string{
+		"SELECT * FROM nope":                {source.UndefinedTable, "nope"},
+		"SELECT nope FROM people":           {source.UndefinedColumn, "nope"},
+		"SELECT p.nope FROM people p":       {source.UndefinedColumn, "p.nope"},
+		"SELECT count_starr(*) FROM people": {source.UndefinedFunction, "count_starr"},
+		"SELECT CAST('x' AS INTEGER)":       {"", ""},
+	} {
+		_, _, err := run(t.Context(), b, source.Statement{SQL: sql, Fetch: 2})
+		var ee *source.EngineError
+		if !errors.As(err, &ee) || ee.Code != want[0] || ee.Name != want[1] || strings.Contains(ee.Message, "LINE ") {
+			t.Errorf("%s: %#v, want code %q about %q", sql, err, want[0], want[1])
+		}
+	}
+}
