@@ -325,3 +325,24 @@ func TestEngineErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestViews serves the views a configuration names, and only their files.
+func TestViews(t *testing.T) {
+	dir, _ := fixture(t)
+	e := duckdb.Engine{Views: []duckdb.View{
+		{Name: "customers", Path: filepath.Join(dir, "people.csv")},
+		{Name: "revenue", Path: filepath.Join(dir, "sales")},
+	}}
+	b := open(t, dir, e)
+	_, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM revenue)"})
+	must(t, err)
+	if diff := cmp.Diff([][]any{{int64(3), int64(50)}}, rows); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+	if _, _, err := run(t.Context(), b, source.Statement{SQL: "FROM nested"}); err == nil {
+		t.Error("a file no view names was served")
+	}
+	if _, err := duckdb.RunUnguarded(t.Context(), b, "SELECT * FROM read_parquet('"+filepath.Join(dir, "nested.parquet")+"')"); err == nil {
+		t.Error("the sandbox let a file no view names be read")
+	}
+}
