@@ -1,14 +1,8 @@
 package tools_test
 
 import (
-	"database/sql"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rs/zerolog"
-
-	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
 
 // TestDisplayNamesRoundTrip: a SQLite table whose name holds a dot is
@@ -16,27 +10,13 @@ import (
 // written runs in run_query (PostgreSQL's schema.table names are in the
 // goldens).
 func TestDisplayNamesRoundTrip(t *testing.T) {
-	path := dbtest.SQLiteFile(t)
-	w, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = w.Exec(`CREATE TABLE "a.b" (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id));
+	tool := sqliteWith(t, `CREATE TABLE "a.b" (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id));
 		INSERT INTO "a.b" VALUES (1, 1)`)
-	w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := serve(t, dbtest.Open(t, path, nil), zerolog.Nop())
-	call := func(t *testing.T, tool string, args map[string]any) string {
+	call := func(t *testing.T, name string, args map[string]any) string {
 		t.Helper()
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
-		if res.IsError {
-			t.Fatalf("%s failed: %s", tool, text)
+		text, isErr := tool(t, name, args)
+		if isErr {
+			t.Fatalf("%s failed: %s", name, text)
 		}
 		return text
 	}

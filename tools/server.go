@@ -70,6 +70,11 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions(db),
+			// What a client needs to write SQL, as data: the dialect under
+			// experimental.sqlmcp. Logging is the SDK's default, kept.
+			//lint:ignore SA1019 the capability the SDK advertises by default, kept as it was
+			Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{},
+				Experimental: map[string]any{"sqlmcp": map[string]any{"dialect": string(db.Dialect())}}},
 			// The six tools never change while a server runs: a client
 			// may keep the list for a while (2026-07-28's cache hints).
 			SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {

@@ -48,7 +48,7 @@ func main() {
 	flag.IntVar(&c.stdioCalls, "stdio-calls", 500, "sequential calls per stdio block")
 	flag.IntVar(&c.pipeCalls, "pipe-calls", 400, "calls per block with eight in flight on one pipe")
 	flag.DurationVar(&c.httpTime, "http-time", 3*time.Second, "measured time per HTTP block")
-	flag.IntVar(&c.schemaCalls, "schema-calls", 20, "calls per schema-tool block")
+	flag.IntVar(&c.schemaCalls, "schema-calls", 10, "calls per schema-tool block")
 	flag.IntVar(&c.customers, "customers", 100000, "rows of the customers table the point lookup reads")
 	flag.StringVar(&scales, "scales", "10,200,2000", "table counts of the schema-tool databases")
 	flag.StringVar(&engines, "engines", "sqlite,pg", "engines: sqlite, pg")

@@ -33,8 +33,8 @@ func sqlOp(c mcpbench.Caller, name, sql string) op {
 
 // stdio is the stdio section on one engine: SELECT 1 and a point lookup
 // (p50, overhead above the floor, server CPU per call), eight calls in
-// flight on one pipe, describe_table on the shop's biggest table, and
-// cold starts (start-up time, tools/list size, RSS).
+// flight on one pipe, describe_table on the shop's biggest table, and a
+// cold start (start-up time, tools/list size, RSS).
 func (b *bench) stdio(ctx context.Context, engine string) error {
 	db, err := b.database(ctx, engine, "shop")
 	if err != nil {
@@ -110,33 +110,25 @@ func (b *bench) stdio(ctx context.Context, engine string) error {
 	return nil
 }
 
-// coldStart starts server name twice: spawn to the end of the first
-// tools/list (the faster of the two), the tools/list result's size, and
-// the RSS right after.
+// coldStart starts server name once: spawn to the end of the first
+// tools/list, the tools/list result's size, and the RSS right after.
 func (b *bench) coldStart(ctx context.Context, section, name, engine, db string, round int) error {
-	best, size, rss := 0.0, 0, 0
-	for k := 0; k < 2; k++ {
-		t0 := time.Now()
-		s, stop, err := b.start(ctx, name, engine, db, section+"-"+name+"-cold")
-		if err != nil {
-			return err
-		}
-		rep, err := s.Call(ctx, "tools/list", map[string]any{})
-		ms := mcpbench.Ms(time.Since(t0))
-		if err == nil && rep.Error != nil {
-			err = rep.Error
-		}
-		if err != nil {
-			stop()
-			return fmt.Errorf("%s tools/list on %s: %w", section, name, err)
-		}
-		if k == 0 || ms < best {
-			best = ms
-		}
-		size, rss = len(rep.Result), mcpbench.RSS(s.Pid())
-		stop()
+	t0 := time.Now()
+	s, stop, err := b.start(ctx, name, engine, db, section+"-"+name+"-cold")
+	if err != nil {
+		return err
 	}
-	b.emit(section, "startup", "to_first_list_ms", name, round, best, nil)
+	defer stop()
+	rep, err := s.Call(ctx, "tools/list", map[string]any{})
+	ms := mcpbench.Ms(time.Since(t0))
+	if err == nil && rep.Error != nil {
+		err = rep.Error
+	}
+	if err != nil {
+		return fmt.Errorf("%s tools/list on %s: %w", section, name, err)
+	}
+	size, rss := len(rep.Result), mcpbench.RSS(s.Pid())
+	b.emit(section, "startup", "to_first_list_ms", name, round, ms, nil)
 	b.emit(section, "startup", "tools_list_bytes", name, round, float64(size), nil)
 	b.emit(section, "startup", "rss_mib", name, round, float64(rss)/1024, nil)
 	return nil

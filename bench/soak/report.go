@@ -100,6 +100,7 @@ func (s *soak) report(interrupted bool, after string, backends [3]string, exitEr
 	type group struct {
 		why, kind, msg string
 		n, nearKill    int
+		tools          map[string]int
 	}
 	groups := map[string]*group{}
 	s.unexplained = 0
@@ -123,10 +124,11 @@ func (s *soak) report(interrupted bool, after string, backends [3]string, exitEr
 		k := why + "\x00" + c.kind + "\x00" + c.msg
 		g := groups[k]
 		if g == nil {
-			g = &group{why: why, kind: c.kind, msg: c.msg}
+			g = &group{why: why, kind: c.kind, msg: c.msg, tools: map[string]int{}}
 			groups[k] = g
 		}
 		g.n++
+		g.tools[c.tool]++
 		if s.nearKill(c) {
 			g.nearKill++
 		}
@@ -145,9 +147,13 @@ func (s *soak) report(interrupted bool, after string, backends [3]string, exitEr
 			}
 			return gs[i].n > gs[j].n
 		})
-		p("| calls | why | class | message (numbers as N) | of them near a kill |\n|---|---|---|---|---|\n")
+		p("| calls | why | class | message (numbers as N) | tools | of them near a kill |\n|---|---|---|---|---|---|\n")
 		for _, g := range gs {
-			p("| %d | %s | %s | %s | %d |\n", g.n, g.why, g.kind, strings.ReplaceAll(g.msg, "|", "\\|"), g.nearKill)
+			var ts []string
+			for _, t := range keys(g.tools) {
+				ts = append(ts, fmt.Sprintf("%s %d", t, g.tools[t]))
+			}
+			p("| %d | %s | %s | %s | %s | %d |\n", g.n, g.why, g.kind, strings.ReplaceAll(g.msg, "|", "\\|"), strings.Join(ts, ", "), g.nearKill)
 		}
 	}
 	if runawayOK > 0 {
@@ -173,6 +179,19 @@ func (s *soak) report(interrupted bool, after string, backends [3]string, exitEr
 			p("| %v | %.1f–%.1f | %d of %d s |\n", t0, float64(lo)/1024, float64(hi)/1024, down, n)
 		}
 	}
+	codes := map[string]int{}
+	for _, x := range s.samples {
+		c := "no answer"
+		if x.ready != 0 {
+			c = fmt.Sprint(x.ready)
+		}
+		codes[c]++
+	}
+	var cs []string
+	for _, c := range keys(codes) {
+		cs = append(cs, fmt.Sprintf("%s %d", c, codes[c]))
+	}
+	p("\n/readyz, once a second: %s.\n", strings.Join(cs, ", "))
 	p("\n%s\n", s.rssVerdict())
 
 	p("\n### After the run\n\n")

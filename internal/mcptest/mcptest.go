@@ -5,8 +5,10 @@ package mcptest
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -153,4 +155,43 @@ func (l *Log) WaitCount(t testing.TB, d time.Duration, want map[string]any, n in
 			t.Fatalf("fewer than %d log events like %v within %s; the log:\n%s", n, want, d, l)
 		}
 	}
+}
+
+// bearer adds a bearer token to every request.
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+// HTTPClient returns a client that sends token (if any) over a transport
+// of its own, so tests do not share connections.
+func HTTPClient(t testing.TB, token string, tlsConfig *tls.Config) *http.Client {
+	tr := &http.Transport{TLSClientConfig: tlsConfig}
+	t.Cleanup(tr.CloseIdleConnections)
+	var rt http.RoundTripper = tr
+	if token != "" {
+		rt = bearer{token, tr}
+	}
+	return &http.Client{Transport: rt}
+}
+
+// ConnectHTTP connects the go-sdk's streamable HTTP client to endpoint
+// through hc, asking for protocol version (the latest when ""), and closes
+// the session when the test ends.
+func ConnectHTTP(t testing.TB, endpoint string, hc *http.Client, version string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	tr := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+	cs, err := client.Connect(t.Context(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connecting to %s (protocol %q): %v", endpoint, version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

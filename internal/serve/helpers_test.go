@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -112,43 +111,12 @@ func (s *testServer) stop(t testing.TB) error {
 	}
 }
 
-// bearer adds a bearer token to every request.
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
-}
-
-// httpClient returns a client that sends token (if any) over a transport
-// of its own, so tests do not share connections.
-func httpClient(t testing.TB, token string, tlsConfig *tls.Config) *http.Client {
-	tr := &http.Transport{TLSClientConfig: tlsConfig}
-	t.Cleanup(tr.CloseIdleConnections)
-	var rt http.RoundTripper = tr
-	if token != "" {
-		rt = bearer{token, tr}
-	}
-	return &http.Client{Transport: rt}
-}
-
-// connect connects the go-sdk's streamable HTTP client to endpoint,
-// asking for protocol version (the latest when "").
-func connect(t testing.TB, endpoint string, hc *http.Client, version string) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
-	tr := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
-	cs, err := client.Connect(t.Context(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("connecting to %s (protocol %q): %v", endpoint, version, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
+// The go-sdk's streamable HTTP client, and an HTTP client of its own for
+// each test.
+var (
+	httpClient = mcptest.HTTPClient
+	connect    = mcptest.ConnectHTTP
+)
 
 // callText calls tool and returns the text of its result and whether it
 // is an error; a protocol or transport error fails the test.
