@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"source/sqlite":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3"},
 	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
 	"source/builtin":     {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/sqlite", "github.com/sqlmcp/sqlmcp/source/postgres"},
+	"source/duckdb":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/duckdb/duckdb-go/v2"},
 	"schema":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3", "github.com/sqlmcp/sqlmcp/internal/text"},
 	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema", "github.com/rs/zerolog", "github.com/sqlmcp/sqlmcp/internal/sqlscan"},
 	"agent":              {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/internal/files"},

@@ -63,7 +63,10 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	// Room for every allowed call plus the catalog and /readyz.
 	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2),
 		AllowExtensions: splitList(cfg.allowExt), AllowFunctions: splitList(cfg.allowFunc),
-		Engines: builtin.Engines(&postgres.Engine{WorkMem: cfg.pgWorkMem, TempFileLimit: cfg.pgTempFileLimit})})
+		// The optional engines first (DuckDB claims folders and data files
+		// by name), then the built-in ones; SQLite takes every path left.
+		Engines: append(optionalEngines(),
+			builtin.Engines(&postgres.Engine{WorkMem: cfg.pgWorkMem, TempFileLimit: cfg.pgTempFileLimit})...)})
 	if err != nil {
 		return usageError{err}
 	}
