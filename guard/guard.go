@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sqlmcp/sqlmcp/internal/cut"
 )
 
 // MaxSQLBytes is the longest SQL text the guard reads.
@@ -26,6 +28,10 @@ const MaxSQLBytes = 1 << 20
 type Error struct {
 	Reason string // what was found: "UPDATE of table \"users\" is not allowed"
 	Hint   string // what to send instead
+	// MissingFunction and MissingType name, as the statement wrote them
+	// ("lower", "public.mytype"), a function or type the database lacks,
+	// when that is the refusal: not a rule broken but a name to correct.
+	MissingFunction, MissingType string
 }
 
 func (e *Error) Error() string {
@@ -100,15 +106,7 @@ func firstWord(s string) string {
 	return strings.ToUpper(s)
 }
 
-// snippet shortens s for a message.
+// snippet shortens s for a message, on one line.
 func snippet(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return cut.Text(strings.Join(strings.Fields(s), " "), n)
 }

@@ -5,7 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // Query is the question a prompt is built for.
@@ -207,9 +208,7 @@ func label(prefix, value string) string {
 }
 
 // oneLine collapses runs of white space, line breaks included, to one space.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return text.OneLine(s, 0) }
 
 // normal is a question reduced for comparison: lower case, single spaces.
 func normal(s string) string {
@@ -352,49 +351,17 @@ func isWordByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// words splits text into the terms Prompt ranks by: lower-case runs of
-// letters and digits, split further at underscores, case changes
-// (freeMealCount, CDSCode) and letter-digit edges, without common English
-// words, and with a plural "s" dropped from words longer than three
-// letters ("schools" is "school", "class" stays).
-func words(text string) []string {
+// words splits text into the terms Prompt ranks by: text.Words (lower
+// case, split at underscores, case changes and letter-digit edges),
+// without common English words, each made singular ("schools" is
+// "school", "class" stays).
+func words(s string) []string {
 	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) == 0 {
-			return
+	for _, w := range text.Words(s) {
+		if !stopWords[w] {
+			out = append(out, text.Singular(w))
 		}
-		w := strings.ToLower(string(cur))
-		cur = cur[:0]
-		if stopWords[w] {
-			return
-		}
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			w = w[:len(w)-1]
-		}
-		out = append(out, w)
 	}
-	rs := []rune(text)
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			continue
-		}
-		if len(cur) > 0 {
-			prev, next := cur[len(cur)-1], rune(0)
-			if i+1 < len(rs) {
-				next = rs[i+1]
-			}
-			lowerToUpper := unicode.IsLower(prev) && unicode.IsUpper(r)
-			acronymEnd := unicode.IsUpper(prev) && unicode.IsUpper(r) && unicode.IsLower(next)
-			digitEdge := unicode.IsDigit(prev) != unicode.IsDigit(r)
-			if lowerToUpper || acronymEnd || digitEdge {
-				flush()
-			}
-		}
-		cur = append(cur, r)
-	}
-	flush()
 	return out
 }
 

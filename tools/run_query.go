@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 var runQueryTool = &mcp.Tool{
@@ -56,6 +58,13 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 	res, err := s.db.Query(ctx, stripFence(in.SQL), maxRows)
 	if err != nil {
 		return runQueryOut{}, s.modelError(ctx, in.SQL, err)
+	}
+	// JSON readers decode numbers as doubles: the digits a double would
+	// change are sent as text.
+	for _, r := range res.Rows {
+		for i, v := range r {
+			r[i] = source.JSONSafe(v)
+		}
 	}
 	cols := make([]resultColumn, len(res.Columns))
 	for i, c := range res.Columns {

@@ -140,7 +140,7 @@ func serveHTTP(ctx context.Context, cfg *config, db *source.DB, srv *mcp.Server,
 // and the statements it did not stop when asked do not hold every turn.
 func readiness(db *source.DB, maxTurns int, log zerolog.Logger) func(context.Context) (string, error) {
 	return func(ctx context.Context) (string, error) {
-		if _, err := db.Catalog(ctx, "SELECT 1"); err != nil {
+		if err := db.Ready(ctx); err != nil {
 			if ue := new(source.UnavailableError); errors.As(err, &ue) {
 				return "", ue
 			}
