@@ -12,6 +12,7 @@ type Dialect string
 const (
 	SQLite   Dialect = "sqlite"
 	Postgres Dialect = "postgres"
+	DuckDB   Dialect = "duckdb"
 )
 
 // Limits bound every statement sqlmcp runs. The zero value of each field

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // MaxSQLBytes is the longest SQL text the guard reads.
@@ -108,5 +108,5 @@ func firstWord(s string) string {
 
 // snippet shortens s for a message, on one line.
 func snippet(s string, n int) string {
-	return cut.Text(strings.Join(strings.Fields(s), " "), n)
+	return text.Inline(strings.Join(strings.Fields(s), " "), n)
 }

@@ -337,10 +337,10 @@ type wordMatch struct {
 	how     string // "" for the same word, "prefix", "stem"
 }
 
-// matchesOf finds the index words q matches: itself, words it begins
-// ("enrol" finds enrollment) and words of five letters or more that
-// begin it ("studentid" finds student), a prefix counting less the more
-// it leaves out.
+// matchesOf finds the index words q matches: itself, words that q, of
+// five letters or more, begins ("enrol" finds enrollment), and words of
+// five letters or more that begin it ("studentid" finds student), a
+// prefix counting less the more it leaves out.
 func (ix *searchIndex) matchesOf(q, written string) []wordMatch {
 	how := ""
 	if q != written {
@@ -353,7 +353,7 @@ func (ix *searchIndex) matchesOf(q, written string) []wordMatch {
 		ms = append(ms, wordMatch{q, 1, how})
 	}
 	partial := func(short, long string) float64 { return 0.45 + 0.3*float64(len(short))/float64(len(long)) }
-	if len(q) >= 4 {
+	if len(q) >= 5 {
 		for i := sort.SearchStrings(ix.vocab, q); i < len(ix.vocab) && strings.HasPrefix(ix.vocab[i], q); i++ {
 			if v := ix.vocab[i]; v != q {
 				ms = append(ms, wordMatch{v, partial(q, v), "prefix"})

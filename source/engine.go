@@ -173,9 +173,11 @@ type Conn interface {
 	// session discarded (settings, temporary objects, locks, prepared
 	// statements). A connection that cannot be reset is closed. A reset
 	// sent with the statement (in the same round trip) costs nothing more
-	// here. err is Run's error; Release returns it, or, when the
-	// connection was closed while the engine may still run the
-	// statement, an error for which errors.Is(err, ErrLeftRunning) holds.
+	// here. err is Run's error; Release returns it, classified as Run's
+	// contract says when only the reset found out (the connection broke: a
+	// *ConnError), and, when the connection was closed while the engine
+	// may still run the statement, wrapped so that
+	// errors.Is(err, ErrLeftRunning) holds.
 	Release(err error) error
 }
 

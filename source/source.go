@@ -366,9 +366,9 @@ func (db *DB) run(ctx context.Context, st Statement, sink Sink) error {
 	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+db.info.Backstop)
 	defer cancel()
 	var err error
-	connected := true
+	connected, began := true, false
 	for attempt := 0; ; attempt++ {
-		began := false
+		began = false
 		row := sink.Row
 		connected, err = db.once(qctx, st, Sink{Columns: sink.Columns, Row: func(r []any) bool {
 			began = true
@@ -400,6 +400,10 @@ func (db *DB) run(ctx context.Context, st Statement, sink Sink) error {
 		return fmt.Errorf("query cancelled: %w", ctx.Err())
 	case ce != nil && !connected:
 		// No connection was made in time: the server did not answer.
+		return &UnavailableError{Reason: ce.Reason, Err: err}
+	case ce != nil && ce.Unreachable && began:
+		// The connection died mid-result: rows were already handed on, so
+		// the call is not run again, but it failed for the same reason.
 		return &UnavailableError{Reason: ce.Reason, Err: err}
 	case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
 		return &TimeoutError{Timeout: db.limits.Timeout, Running: true}

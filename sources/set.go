@@ -204,10 +204,19 @@ func (src *Source) Catalog() *schema.Catalog {
 	return src.cat
 }
 
-// Engine is the source's dialect, known from its URL before it opens.
+// Engine is the source's dialect: the engine's once it has opened, else
+// guessed from its URL.
 func (src *Source) Engine() sqlmcp.Dialect {
-	if src.Config.IsPostgres() {
+	if r := src.Report(); r != nil && r.Engine != "" {
+		return r.Engine
+	}
+	u := strings.ToLower(src.Config.URL)
+	switch {
+	case src.Config.IsPostgres():
 		return sqlmcp.Postgres
+	case strings.HasPrefix(u, "duckdb:"), strings.HasSuffix(u, ".duckdb"), strings.HasSuffix(u, ".parquet"),
+		strings.HasSuffix(u, ".csv"), strings.HasSuffix(u, ".json"):
+		return sqlmcp.DuckDB
 	}
 	return sqlmcp.SQLite
 }

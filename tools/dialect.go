@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/sqlscan"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -78,17 +79,19 @@ func dialectHint(d sqlmcp.Dialect, sql string, err error) string {
 			return ". " + name + "() is another dialect's: " + h
 		}
 	}
-	text := strings.ToUpper(sql)
+	// Judged outside string literals and comments: 'a::b' is no cast.
+	code := sqlscan.Code(sql)
+	text := strings.ToUpper(code)
 	switch {
 	case strings.HasPrefix(strings.TrimSpace(sql), "```"):
 		return ". Send the SQL alone, without the Markdown fence"
-	case d == sqlmcp.SQLite && strings.Contains(sql, "::"):
+	case d == sqlmcp.SQLite && strings.Contains(code, "::"):
 		return ". SQLite has no :: casts: write CAST(x AS INTEGER), CAST(x AS REAL) or CAST(x AS TEXT)"
 	case d == sqlmcp.SQLite && ilike.MatchString(text):
 		return ". SQLite has no ILIKE: its LIKE already ignores the case of ASCII letters"
 	case selectTop.MatchString(text):
 		return ". Write LIMIT n at the end instead of TOP n"
-	case d == sqlmcp.Postgres && strings.Contains(sql, "`"):
+	case d == sqlmcp.Postgres && strings.Contains(code, "`"):
 		return ". PostgreSQL quotes names with double quotes, not backticks"
 	case d == sqlmcp.Postgres && limitComma.MatchString(text):
 		return ". PostgreSQL writes LIMIT n OFFSET m"

@@ -1,7 +1,7 @@
 // Package tools is sqlmcp's MCP face: the six tools a model uses to explore
 // and query a database, each with typed input and output, a compact text
 // rendering, and errors written for the model to act on. NewServer returns
-// the *mcp.Server; cmd/sqlmcp decides the transport.
+// the *mcp.Server; internal/serve carries it over stdio or HTTP.
 //
 // tools sits on top: it imports source, schema and guard, and nothing
 // imports it but cmd/sqlmcp.

@@ -92,8 +92,6 @@ const (
 	floor  = "floor"
 )
 
-var display = map[string]string{sqlmcp: "sqlmcp", dbhub: "DBHub", spg: "server-postgres", floor: "Go driver floor"}
-
 type bench struct {
 	config
 	started   time.Time

@@ -51,7 +51,7 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 	var wg sync.WaitGroup
 	for i, s := range f.Sources {
 		wg.Go(func() {
-			db, _, r := sources.Open(ctx, s, nil)
+			db, _, r := sources.Open(ctx, s, engines)
 			if db != nil {
 				db.Close()
 			}

@@ -129,7 +129,7 @@ type dbFlags struct {
 }
 
 func (f *dbFlags) define(fs *flag.FlagSet, what string) {
-	fs.Var(&dbValue{f}, "db", what+": a SQLite file `PATH`, a sqlite: or file: URL, or a postgres:// URL; serve takes several as --db NAME=URL each (SQLMCP_DB, a line each)")
+	fs.Var(&dbValue{f}, "db", what+": a SQLite file `PATH`, a sqlite: or file: URL, a postgres:// URL, or a DuckDB file or a file or folder of CSV, Parquet or JSON; serve takes several as --db NAME=URL each (SQLMCP_DB, a line each)")
 	fs.BoolVar(&f.demo, "demo", false, "the bundled demo database, built on first use into the cache directory (SQLMCP_DEMO)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
 }

@@ -16,6 +16,7 @@ import (
 
 	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/demo"
+	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
 )
 
@@ -91,6 +92,14 @@ func dialectOf(database string) func(mcp.Result, error) (mcp.Result, error) {
 		}
 		return res, err
 	}
+}
+
+// engines are the engines a source may be opened with: this build's
+// optional ones first (DuckDB claims folders and data files by name),
+// then the built-in ones, PostgreSQL with the source's budgets; SQLite
+// takes every path left.
+func engines(s *conf.Source) []source.Engine {
+	return append(optionalEngines(), sources.Engines(s)...)
 }
 
 // perDatabaseFlags are serve's flags that speak of one database: with a
@@ -193,7 +202,7 @@ func startSources(ctx context.Context, cfg *config, log zerolog.Logger) (*source
 	}
 	started := false
 	var mu sync.Mutex
-	set := sources.New(f, &sources.Options{Opened: func(r *sources.Report) {
+	set := sources.New(f, &sources.Options{Engines: engines, Opened: func(r *sources.Report) {
 		mu.Lock()
 		defer mu.Unlock()
 		if started || len(f.Sources) > 1 {

@@ -18,14 +18,26 @@ import (
 )
 
 // Connect serves srv over in-memory transports and returns a go-sdk
-// client session to it, closed when the test ends.
+// client session to it; both sessions close when the test ends.
 func Connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()
+	return ConnectClient(t, srv, nil)
+}
+
+// ConnectClient is Connect with the client to connect; nil means a plain
+// one.
+func ConnectClient(t testing.TB, srv *mcp.Server, client *mcp.Client) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(t.Context(), st, nil); err != nil {
+	ss, err := srv.Connect(t.Context(), st, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(t.Context(), ct, nil)
+	t.Cleanup(func() { ss.Close() })
+	if client == nil {
+		client = mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	}
+	cs, err := client.Connect(t.Context(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

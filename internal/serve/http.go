@@ -201,7 +201,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		Logger:                       slog.New(zerolog.NewSlogHandler(sdkLog)),
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(mcpHandler))))
+	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(quickPOST(srv, mcpHandler)))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 

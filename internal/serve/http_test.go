@@ -112,6 +112,20 @@ func TestHTTPPlainClient2025(t *testing.T) {
 	if text := fmt.Sprint(reply["result"]); !strings.Contains(text, `"Order Items" (table, 5 rows`) {
 		t.Errorf("tools/call: got %v", reply)
 	}
+	// A call is answered by sqlmcp's own one-request connection, as
+	// JSON; an unknown tool is the SDK's JSON-RPC error all the same.
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("tools/call: Content-Type %q, want application/json", ct)
+	}
+	_, reply = rpc(t, t.Context(), hc, s.base+"/mcp", map[string]string{"Mcp-Protocol-Version": "2025-06-18"},
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"drop_tables","arguments":{}}}`)
+	if e, _ := reply["error"].(map[string]any); reply["id"] != "x" || e == nil || e["code"] != float64(-32602) || !strings.Contains(fmt.Sprint(e["message"]), `unknown tool "drop_tables"`) {
+		t.Errorf("an unknown tool: got %v, want error -32602", reply)
+	}
+	// A protocol revision the SDK does not speak is the SDK's to refuse.
+	if resp, _ := rpc(t, t.Context(), hc, s.base+"/mcp", map[string]string{"Mcp-Protocol-Version": "2024-01-01"}, listTables2025); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("an unknown protocol revision: got %s, want 400", resp.Status)
+	}
 }
 
 // TestHTTPAuth: every token given is accepted (rotation); a missing or

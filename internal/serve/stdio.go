@@ -176,31 +176,35 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // writeLine writes msg as one line.
 func (c *stdioConn) writeLine(msg jsonrpc.Message) error {
+	return c.send(func(buf *bytes.Buffer) error { return encode(buf, msg) })
+}
+
+// writeBatch writes a batch's replies as one array on one line.
+func (c *stdioConn) writeBatch(replies []*jsonrpc.Response) error {
+	return c.send(func(buf *bytes.Buffer) error {
+		buf.WriteByte('[')
+		for i, r := range replies {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := encode(buf, r); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+		return nil
+	})
+}
+
+// send writes what fill puts in a pooled buffer, and a newline, in one
+// Write.
+func (c *stdioConn) send(fill func(*bytes.Buffer) error) error {
 	buf := getBuffer()
 	defer putBuffer(buf)
-	if err := encode(buf, msg); err != nil {
+	if err := fill(buf); err != nil {
 		return err
 	}
 	buf.WriteByte('\n')
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, err := c.out.Write(buf.Bytes())
-	return err
-}
-
-func (c *stdioConn) writeBatch(replies []*jsonrpc.Response) error {
-	buf := getBuffer()
-	defer putBuffer(buf)
-	buf.WriteByte('[')
-	for i, r := range replies {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := encode(buf, r); err != nil {
-			return err
-		}
-	}
-	buf.WriteString("]\n")
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	_, err := c.out.Write(buf.Bytes())

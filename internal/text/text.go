@@ -1,6 +1,8 @@
-// Package text holds the few text helpers the client side shares: cutting
-// a long text with one marker, collapsing text to one line, and splitting
-// text into words. It imports only the standard library.
+// Package text holds the few text helpers both sides share: cutting a
+// long text with the one marker every cut text carries, "…[cut: N bytes in
+// all]" (a value in a row, a refusal's quote, a long tool result),
+// collapsing text to one line, and splitting text into words. It imports
+// only the standard library.
 package text
 
 import (
@@ -11,9 +13,9 @@ import (
 )
 
 // Cut shortens s to at most n bytes, on a line boundary when one falls in
-// the second half, never inside a UTF-8 sequence, and ends it with the one
-// marker every cut text carries: "(cut: N more bytes not shown)" on a line
-// of its own. s is returned whole when it fits; n <= 0 cuts everything.
+// the second half, never inside a UTF-8 sequence, and ends it with the
+// marker (Marker) on a line of its own. s is returned whole when it fits;
+// n <= 0 cuts everything.
 func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -25,8 +27,38 @@ func Cut(s string, n int) string {
 	for len(keep) > 0 && !utf8.RuneStart(s[len(keep)]) {
 		keep = keep[:len(keep)-1]
 	}
-	return fmt.Sprintf("%s\n(cut: %d more bytes not shown)", strings.TrimRight(keep, "\n"), len(s)-len(keep))
+	return strings.TrimRight(keep, "\n") + "\n" + Marker(len(s))
 }
+
+// Inline returns s when it is at most max bytes, or else its first bytes
+// up to max, on a rune boundary, followed by the marker: for a value in a
+// line (a cell, a quote in a message).
+func Inline(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return Head(s, max, len(s))
+}
+
+// Head shortens s, the first bytes of a text of total bytes (all of it,
+// or a prefix read so far), to at most maxLen bytes on a rune boundary,
+// followed by the marker saying how long the whole was. A last rune the
+// cut, here or as s was read, split is dropped.
+func Head(s string, maxLen, total int) string {
+	s = s[:min(max(maxLen, 0), len(s))]
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if !utf8.FullRuneInString(s[i:]) {
+				s = s[:i]
+			}
+			break
+		}
+	}
+	return s + Marker(total)
+}
+
+// Marker is what follows a text cut from total bytes.
+func Marker(total int) string { return fmt.Sprintf("…[cut: %d bytes in all]", total) }
 
 // Clip shortens s to at most n characters, the last one an ellipsis when
 // it cuts; n <= 0 means no limit.

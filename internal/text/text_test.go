@@ -14,10 +14,10 @@ func TestCut(t *testing.T) {
 		want     string
 	}{
 		{"fits", "abc", 3, "abc"},
-		{"at a line end", "line one\nline two\nline three", 20, "line one\nline two\n(cut: 10 more bytes not shown)"},
-		{"no line end in the second half", "abcdefghij", 4, "abcd\n(cut: 6 more bytes not shown)"},
-		{"never inside a rune", "ééé", 3, "é\n(cut: 4 more bytes not shown)"},
-		{"nothing kept", "abc", 0, "\n(cut: 3 more bytes not shown)"},
+		{"at a line end", "line one\nline two\nline three", 20, "line one\nline two\n…[cut: 28 bytes in all]"},
+		{"no line end in the second half", "abcdefghij", 4, "abcd\n…[cut: 10 bytes in all]"},
+		{"never inside a rune", "ééé", 3, "é\n…[cut: 6 bytes in all]"},
+		{"nothing kept", "abc", 0, "\n…[cut: 3 bytes in all]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := Cut(c.in, c.n)

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/builtin"
@@ -62,20 +63,5 @@ func ServeDB(t testing.TB, db *source.DB, o *Options) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	srv := tools.NewServer(db, cat, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 8})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := o.Client
-	if client == nil {
-		client = mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
-	}
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.ConnectClient(t, srv, o.Client)
 }

@@ -509,7 +509,10 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 		return br, pgError(err, st)
 	}
 	if err := br.Close(); err != nil {
-		return br, err
+		// Every row was read: what failed is the pipeline's ROLLBACK or
+		// DISCARD ALL, the reset, which pgEndCall redoes or gives up by
+		// closing the connection. The result stands.
+		return br, nil
 	}
 	if !known {
 		// No connection to spare: the unknown types were read as text.

@@ -92,11 +92,12 @@ func (p *backend) pgEndCall(conn *pgxpool.Conn, br pgx.BatchResults, err error) 
 	if br == nil { // nothing was sent: the connection is as it was
 		return err
 	}
-	if cerr := br.Close(); cerr == nil && pc.TxStatus() == 'I' {
+	cerr := br.Close()
+	if cerr == nil && pc.TxStatus() == 'I' {
 		return err
-	} else if err == nil {
-		err = cerr
 	}
+	// With err nil every row was read, and only the reset is at stake.
+	whole := err == nil
 	if !pc.IsClosed() {
 		rctx, cancel := context.WithTimeout(context.Background(), pgCancelGrace)
 		defer cancel()
@@ -104,14 +105,17 @@ func (p *backend) pgEndCall(conn *pgxpool.Conn, br pgx.BatchResults, err error) 
 			conn.Conn().Close(rctx)
 		}
 	}
+	if whole {
+		if pc.IsClosed() && !pgServerEnded(cerr) {
+			p.left.track(p, pc.PID())
+		}
+		return nil
+	}
 	if pc.IsClosed() && pgServerEnded(err) {
 		return err // the backend is gone: nothing is left running
 	}
 	if pc.IsClosed() {
 		p.left.track(p, pc.PID())
-		if err == nil { // the result is whole; only the reset failed
-			return nil
-		}
 		return &pgLeftRunning{err: err}
 	}
 	return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // pgMessage frames body as a protocol message of type typ.
@@ -124,10 +124,10 @@ func TestSplitCut(t *testing.T) {
 // TestCutKeepsRunesWhole: a value or an error field cut inside a
 // multi-byte character loses that character, not half of it.
 func TestCutKeepsRunesWhole(t *testing.T) {
-	if got := cut.Head("aé", 2, 3); got != "a…[cut: 3 bytes in all]" {
+	if got := text.Head("aé", 2, 3); got != "a…[cut: 3 bytes in all]" {
 		t.Errorf("cut.Head = %q", got)
 	}
-	if got := cut.Head("ab\xc3", 9, 30); got != "ab…[cut: 30 bytes in all]" {
+	if got := text.Head("ab\xc3", 9, 30); got != "ab…[cut: 30 bytes in all]" {
 		t.Errorf("cut.Head of a prefix read cut = %q", got)
 	}
 	if got := dropSplitRune([]byte("Mxé\xc3"), 1); string(got) != "Mxé" {

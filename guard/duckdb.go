@@ -1,0 +1,370 @@
+package guard
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// DuckDBParser reads SQL with DuckDB's own parser. SerializeSQL returns
+// what DuckDB's json_serialize_sql(sql) returns: the parse tree of every
+// statement in sql as JSON, or a JSON object with "error": true and
+// DuckDB's message. The engine runs it on its own connection; the guard
+// never imports the driver.
+type DuckDBParser interface {
+	SerializeSQL(ctx context.Context, sql string) (string, error)
+}
+
+// DuckDBFunction is one function the DuckDB catalog lists, one row of
+// DuckDBFunctionsSQL.
+type DuckDBFunction struct {
+	Name string // lower-cased
+	// Type is duckdb_functions()'s function_type: "scalar", "aggregate",
+	// "macro", "table", "table_macro" or "pragma".
+	Type        string
+	SideEffects bool // has_side_effects
+	Internal    bool // built into DuckDB or one of its bundled extensions
+}
+
+// DuckDBFunctionsSQL lists what DuckDBOptions.Functions holds: name, type,
+// side effects, built in.
+const DuckDBFunctionsSQL = `SELECT DISTINCT lower(function_name), function_type, coalesce(has_side_effects, false), internal FROM duckdb_functions()`
+
+// DuckDBOptions are what CheckDuckDB judges names against.
+type DuckDBOptions struct {
+	// Functions is the catalog's functions (DuckDBFunctionsSQL). A
+	// function it does not list is left to DuckDB, which knows no such
+	// function and says so.
+	Functions []DuckDBFunction
+	// Relations are the tables and views sqlmcp serves, lower-cased: a
+	// query may name them even where the name is also a table function's.
+	Relations []string
+}
+
+// DuckDB judges statements for one DuckDB database. Build it once with
+// NewDuckDB; it is safe for concurrent use.
+type DuckDB struct {
+	functions map[string]map[string]DuckDBFunction // name -> type -> function
+	relations map[string]bool
+}
+
+// NewDuckDB returns the guard for a database whose catalog opts describes.
+func NewDuckDB(opts *DuckDBOptions) *DuckDB {
+	g := &DuckDB{functions: map[string]map[string]DuckDBFunction{}, relations: map[string]bool{}}
+	if opts == nil {
+		opts = &DuckDBOptions{}
+	}
+	for _, f := range opts.Functions {
+		name := strings.ToLower(f.Name)
+		if g.functions[name] == nil {
+			g.functions[name] = map[string]DuckDBFunction{}
+		}
+		g.functions[name][f.Type] = f
+	}
+	for _, r := range opts.Relations {
+		g.relations[strings.ToLower(r)] = true
+	}
+	return g
+}
+
+const duckFilesHint = "The served files are already there as views (list_tables shows them): query the views by name instead of reading files"
+
+// duckTableFunctions are the table functions a query may call: they
+// generate rows or read the catalog, and reach no file, URL or setting.
+var duckTableFunctions = map[string]bool{
+	"range": true, "generate_series": true, "unnest": true, "repeat": true, "repeat_row": true,
+	"json_each": true, "json_tree": true,
+	"duckdb_columns": true, "duckdb_constraints": true, "duckdb_functions": true,
+	"duckdb_indexes": true, "duckdb_keywords": true, "duckdb_schemas": true,
+	"duckdb_tables": true, "duckdb_types": true, "duckdb_views": true,
+	"duckdb_sequences": true, "duckdb_dependencies": true,
+	"pragma_table_info": true, "pragma_show": true, "pragma_collations": true,
+	"icu_calendar_names": true, "pg_timezone_names": true,
+	// Table macros over a table the query names.
+	"histogram": true, "histogram_values": true,
+}
+
+// duckVolatile are built-in functions DuckDB marks as having side effects
+// that change nothing outside the statement: they only give a different
+// answer each time.
+var duckVolatile = map[string]bool{
+	"random": true, "gen_random_uuid": true, "uuid": true, "uuidv4": true, "uuidv7": true,
+	"error": true, "current_query": true, "current_query_id": true,
+	"current_connection_id": true, "current_transaction_id": true,
+}
+
+// duckDenied are functions refused whatever the catalog says of them,
+// with the reason.
+var duckDenied = map[string]string{
+	"current_setting": "settings name this server's files and directories; they are not readable here",
+	"getenv":          "the environment is not readable here",
+	"pg_sleep":        "sleeping only holds a connection",
+	"sleep_ms":        "sleeping only holds a connection",
+	"setseed":         "it changes the session's state",
+	"nextval":         "it changes a sequence",
+	"currval":         "it reads a sequence's session state",
+	"query":           "it runs SQL text the guard does not see",
+	"query_table":     "it reads a table named by text the guard does not see",
+}
+
+// duckDeniedRelations are catalog views that show settings or paths.
+var duckDeniedRelations = map[string]bool{"pg_settings": true}
+
+// CheckDuckDB reports whether sql is exactly one read-only query as
+// DuckDB's own parser reads it: a SELECT (with CTEs, window functions,
+// set operations, FROM-first and GROUP BY ALL, PIVOT and UNPIVOT inside
+// FROM, DESCRIBE, SUMMARIZE and SHOW), VALUES, or EXPLAIN of one. Functions
+// are allowed by what they are: built in and free of side effects; the
+// ones that read files, URLs, settings or the environment (read_csv, glob,
+// current_setting), and table names that are paths or URLs (DuckDB's
+// replacement scans, FROM '/etc/passwd'), are refused. It returns nil, a
+// *SyntaxError, an *Error, or the parser's own error. p parses, on the
+// connection that is to run sql.
+func (g *DuckDB) Check(ctx context.Context, p DuckDBParser, sql string) error {
+	if err := checkText(sql); err != nil {
+		return err
+	}
+	start := skipBlank(sql)
+	switch word := firstWord(sql); word {
+	case "EXPLAIN":
+		rest := sql[start+len(word):]
+		if firstWord(rest) == "ANALYZE" {
+			return &Error{
+				Reason: "EXPLAIN ANALYZE runs the statement and is not allowed",
+				Hint:   "Send EXPLAIN without ANALYZE to see the plan without running it",
+			}
+		}
+		if blank(rest) {
+			return &Error{Reason: "EXPLAIN needs a query", Hint: "Send EXPLAIN SELECT ..."}
+		}
+		return g.check(ctx, p, rest, start+len(word), sql)
+	}
+	return g.check(ctx, p, sql, 0, sql)
+}
+
+// check parses text, the part of whole from offset on, and judges it.
+func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset int, whole string) error {
+	out, err := p.SerializeSQL(ctx, text)
+	if err != nil {
+		return err
+	}
+	var res struct {
+		Error    bool            `json:"error"`
+		Message  string          `json:"error_message"`
+		Type     string          `json:"error_type"`
+		Position json.RawMessage `json:"position"` // a number or a string of one
+
+		Statements []json.RawMessage `json:"statements"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return fmt.Errorf("reading DuckDB's parse tree: %w", err)
+	}
+	if res.Error {
+		if res.Type == "parser" {
+			pos := 0
+			if n, err := strconv.Atoi(strings.Trim(string(res.Position), `"`)); err == nil {
+				pos = charPosition(whole, offset+n)
+			}
+			return &SyntaxError{Message: res.Message, Position: pos}
+		}
+		// json_serialize_sql serializes SELECT statements only: the rest
+		// is named by its first word, for the message alone.
+		return refuseDuckStatement(firstWord(text))
+	}
+	switch len(res.Statements) {
+	case 0:
+		return &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
+	case 1:
+	default:
+		return &Error{
+			Reason: fmt.Sprintf("found %d statements; only one may be sent", len(res.Statements)),
+			Hint:   "Send one SELECT statement at a time, without a semicolon between statements",
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(string(res.Statements[0])))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		if strings.Contains(err.Error(), "depth") {
+			return &Error{Reason: "the SQL is nested too deeply to check", Hint: "Send a flatter statement"}
+		}
+		return fmt.Errorf("reading DuckDB's parse tree: %w", err)
+	}
+	if e := g.walk(tree, false); e != nil {
+		return e
+	}
+	return nil
+}
+
+// charPosition turns a 0-based byte offset into s into a 1-based
+// character position.
+func charPosition(s string, offset int) int {
+	if offset < 0 || offset > len(s) {
+		return 0
+	}
+	return utf8.RuneCountInString(s[:offset]) + 1
+}
+
+// walk judges every node of a parse tree. inTableFunction marks the
+// function expression of a table function, judged already.
+func (g *DuckDB) walk(n any, inTableFunction bool) *Error {
+	switch n := n.(type) {
+	case []any:
+		for _, c := range n {
+			if e := g.walk(c, false); e != nil {
+				return e
+			}
+		}
+	case map[string]any:
+		if e := g.visit(n, inTableFunction); e != nil {
+			return e
+		}
+		tableFunction := n["type"] == "TABLE_FUNCTION"
+		for k, c := range n {
+			if e := g.walk(c, tableFunction && k == "function"); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// visit judges one node: a function call, a table function, a table name.
+func (g *DuckDB) visit(n map[string]any, judged bool) *Error {
+	name, _ := n["function_name"].(string)
+	name = strings.ToLower(name)
+	switch {
+	case n["type"] == "TABLE_FUNCTION":
+		f, _ := n["function"].(map[string]any)
+		fname, _ := f["function_name"].(string)
+		return g.tableFunction(strings.ToLower(fname))
+	case n["class"] == "WINDOW" && name != "":
+		// The parser gives DuckDB's own window functions (row_number,
+		// lag...) a type of their own; an aggregate used as a window
+		// function is judged as the aggregate.
+		if n["type"] == "WINDOW_AGGREGATE" {
+			return g.function(name)
+		}
+	case n["class"] == "FUNCTION" && name != "" && !judged:
+		return g.function(name)
+	case n["type"] == "BASE_TABLE":
+		table, _ := n["table_name"].(string)
+		return g.relation(table)
+	}
+	return nil
+}
+
+// function judges a scalar, aggregate or macro call.
+func (g *DuckDB) function(name string) *Error {
+	if why, ok := duckDenied[name]; ok {
+		return &Error{Reason: fmt.Sprintf("the function %s() is not allowed: %s", name, why), Hint: "Send the query without it"}
+	}
+	if fileFunction(name) {
+		return &Error{Reason: fmt.Sprintf("the function %s() reads files and is not allowed", name), Hint: duckFilesHint}
+	}
+	kinds := g.functions[name]
+	if len(kinds) == 0 {
+		return nil // DuckDB knows no such function and will say so
+	}
+	for _, kind := range []string{"scalar", "aggregate", "macro"} {
+		f, ok := kinds[kind]
+		if ok && f.Internal && (!f.SideEffects || duckVolatile[name]) {
+			return nil
+		}
+	}
+	if _, ok := kinds["table"]; ok && len(kinds) == 1 {
+		return g.tableFunction(name)
+	}
+	for _, f := range kinds {
+		if !f.Internal {
+			return &Error{Reason: fmt.Sprintf("the function %s() is not built into DuckDB and is not allowed", name), Hint: "Use DuckDB's built-in functions"}
+		}
+	}
+	return &Error{Reason: fmt.Sprintf("the function %s() has side effects and is not allowed", name), Hint: "Send the query without it"}
+}
+
+// tableFunction judges a function in FROM.
+func (g *DuckDB) tableFunction(name string) *Error {
+	switch {
+	case duckTableFunctions[name]:
+		return nil
+	case fileFunction(name):
+		return &Error{Reason: fmt.Sprintf("the table function %s() reads files and is not allowed", name), Hint: duckFilesHint}
+	case duckDenied[name] != "":
+		return &Error{Reason: fmt.Sprintf("the table function %s() is not allowed: %s", name, duckDenied[name]), Hint: "Query the served tables and views by name"}
+	case g.functions[name] == nil:
+		// Not in this DuckDB at all, and extensions are never loaded.
+		return &Error{MissingFunction: name, Reason: "no function named " + name,
+			Hint: "Check the spelling; duckdb_functions() lists the functions this DuckDB has"}
+	}
+	return &Error{
+		Reason: fmt.Sprintf("the table function %s() is not allowed", name),
+		Hint:   "Query the served tables and views by name; range(), generate_series(), unnest() and the duckdb_tables()/duckdb_columns() catalog are allowed",
+	}
+}
+
+// fileFunction reports whether a function reads files or URLs.
+func fileFunction(name string) bool {
+	switch name {
+	case "glob", "sniff_csv", "parquet_scan", "arrow_scan", "arrow_scan_dumb", "seq_scan", "which_secret":
+		return true
+	}
+	return strings.HasPrefix(name, "read_") || strings.HasPrefix(name, "parquet_")
+}
+
+// relation judges a table name: one that is a path or URL would be read
+// from disk or the network by a replacement scan, and one that names a
+// table function the query could not call (FROM duckdb_settings) is
+// judged as that function.
+func (g *DuckDB) relation(name string) *Error {
+	lower := strings.ToLower(name)
+	if g.relations[lower] {
+		return nil
+	}
+	if strings.ContainsAny(name, "/\\:.") {
+		return &Error{Reason: fmt.Sprintf("the table name %q is a file name or URL, and files are not read here", snippet(name, 60)), Hint: duckFilesHint}
+	}
+	if duckDeniedRelations[lower] {
+		return &Error{Reason: fmt.Sprintf("the view %s shows this server's settings and is not allowed", name), Hint: "Query the served tables and views by name"}
+	}
+	if kinds := g.functions[lower]; kinds != nil {
+		if _, ok := kinds["table"]; ok {
+			return g.tableFunction(lower)
+		}
+	}
+	return nil
+}
+
+// refuseDuckStatement explains why a statement that is not a query is
+// refused, by its first word.
+func refuseDuckStatement(word string) *Error {
+	switch word {
+	case "COPY", "EXPORT", "IMPORT":
+		return &Error{Reason: word + " reads or writes files and is not allowed", Hint: duckFilesHint + "; send the SELECT alone, and its rows come back as the result"}
+	case "ATTACH", "DETACH", "USE":
+		return &Error{Reason: word + " is not allowed: this server serves one database", Hint: duckFilesHint}
+	case "INSTALL", "LOAD", "FORCE", "UPDATE EXTENSIONS":
+		return &Error{Reason: word + " of an extension is not allowed", Hint: "Use the functions DuckDB has built in"}
+	case "SET", "RESET", "PRAGMA", "CALL":
+		return &Error{Reason: word + " is not allowed: settings cannot be read or changed here", Hint: "Send one SELECT statement"}
+	case "PIVOT", "UNPIVOT":
+		return &Error{
+			Reason: "the PIVOT/UNPIVOT statement is not allowed: it creates types before it runs",
+			Hint:   "Write it inside a SELECT with its values listed: SELECT * FROM t PIVOT (sum(x) FOR k IN ('a', 'b'))",
+		}
+	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT":
+		return &Error{Reason: word + " (transaction control) is not allowed", Hint: "Send the query alone; each runs in a read-only transaction of its own"}
+	case "SELECT", "WITH", "FROM", "VALUES", "DESCRIBE", "SUMMARIZE", "SHOW", "TABLE":
+		// A query the parser would serialize: another statement follows.
+		return &Error{
+			Reason: "found more than one statement, and one of them is not a query",
+			Hint:   "Send one SELECT statement at a time, without a semicolon between statements",
+		}
+	case "":
+		return &Error{Reason: "this is not a SELECT statement", Hint: readOnlyHint}
+	}
+	return &Error{Reason: word + " is not allowed", Hint: readOnlyHint}
+}

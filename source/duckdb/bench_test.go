@@ -1,0 +1,104 @@
+package duckdb_test
+
+import (
+	"bufio"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	driver "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/duckdb"
+)
+
+// bigRows is the generated file's size: CI's one run reads a million
+// rows; the README's figures come from -duckdb.rows=10000000.
+var bigRows = flag.Int("duckdb.rows", 1_000_000, "rows of the generated Parquet file BenchmarkBigParquet reads")
+
+// benchMemory is the memory_limit of the benchmark's source.
+const benchMemory = 256 << 20
+
+// BenchmarkBigParquet runs queries that would hold the whole file in
+// memory without DuckDB's limit (a high-cardinality GROUP BY, a full sort,
+// a window over every row, a distinct count) on a generated Parquet file
+// of -duckdb.rows rows, and reports the process's peak RSS while they run.
+// It fails when the peak grows past the source's memory_limit plus what
+// the Go side and DuckDB's code take.
+func BenchmarkBigParquet(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "big.parquet")
+	w, err := sql.Open("duckdb", "?memory_limit=256MB&threads=2")
+	must(b, err)
+	_, err = w.Exec(fmt.Sprintf(`COPY (SELECT range AS id, range %% 1000 AS k, 'customer ' || (range * 7919 %% 2000000) AS name,
+		(range * 31 %% 100000) / 100.0 AS amount FROM range(%d)) TO '%s' (FORMAT parquet)`, *bigRows, path))
+	must(b, err)
+	must(b, w.Close())
+	src := open(b, path, duckdb.Engine{MemoryLimit: "256MB", Threads: 2})
+	queries := []string{
+		"SELECT name, sum(amount) FROM big GROUP BY name ORDER BY 2 DESC",
+		"SELECT * FROM big ORDER BY name, id",
+		"SELECT id, sum(amount) OVER (PARTITION BY k ORDER BY id) FROM big",
+		"SELECT count(DISTINCT name), count(*) FROM big",
+		"SELECT list(name) FROM big",
+	}
+	resetPeak(b)
+	base := peakRSS(b)
+	b.ResetTimer()
+	for range b.N {
+		for _, q := range queries {
+			start := time.Now()
+			_, rows, err := run(b.Context(), src, source.Statement{SQL: q, Fetch: 101, Cut: 2048})
+			var de *driver.Error
+			switch {
+			case err == nil && len(rows) == 0:
+				b.Errorf("%s: no rows", q)
+			case errors.As(err, &de) && de.Type == driver.ErrorTypeOutOfMemory:
+				// Refused within the limit: the answer the model gets.
+			case err != nil:
+				b.Errorf("%s: %v", q, err)
+			}
+			b.Logf("%s: %s, %v", q, time.Since(start).Round(time.Millisecond), err)
+		}
+	}
+	b.StopTimer()
+	peak := peakRSS(b)
+	b.ReportMetric(float64(peak>>20), "peak-MiB")
+	b.ReportMetric(float64((peak-base)>>20), "growth-MiB")
+	// DuckDB's limit covers its buffer pool; its code, the Parquet
+	// reader's per-thread buffers and the Go heap come on top.
+	if bound := int64(benchMemory + 192<<20); peak-base > bound {
+		b.Errorf("peak RSS grew %d MiB over %d MiB; the source's memory_limit is %d MiB", (peak-base)>>20, base>>20, benchMemory>>20)
+	}
+}
+
+// resetPeak resets the process's peak RSS (VmHWM), as Linux allows.
+func resetPeak(b *testing.B) {
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Skipf("cannot reset the peak RSS here: %v", err)
+	}
+}
+
+// peakRSS reads VmHWM, in bytes.
+func peakRSS(b *testing.B) int64 {
+	f, err := os.Open("/proc/self/status")
+	must(b, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			must(b, err)
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmHWM in /proc/self/status")
+	return 0
+}

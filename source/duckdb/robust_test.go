@@ -1,0 +1,76 @@
+package duckdb_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/duckdb"
+)
+
+// TestHostileText: text written to crash or stall a parser gets a clear
+// error, and the source answers the next call.
+func TestHostileText(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	for name, sql := range map[string]string{
+		"deep brackets":     "SELECT " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000),
+		"long chain":        "SELECT " + strings.Repeat("1 + ", 50000) + "1",
+		"deep subqueries":   strings.Repeat("SELECT * FROM (", 800) + "SELECT 1" + strings.Repeat(")", 800),
+		"NUL byte":          "SELECT 1\x00; COPY (SELECT 1) TO '/tmp/x'",
+		"invalid UTF-8":     "SELECT '\xff'",
+		"unterminated":      "SELECT 'abc",
+		"comment only":      "-- nothing",
+		"over a megabyte":   "SELECT '" + strings.Repeat("x", 1<<20) + "'",
+		"EXPLAIN of COPY":   "EXPLAIN COPY (SELECT 1) TO '/tmp/x'",
+		"EXPLAIN alone":     "EXPLAIN",
+		"keyword in string": "SELECT 'COPY (SELECT 1) TO ''/tmp/x''; ATTACH'",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, rows, err := run(t.Context(), b, source.Statement{SQL: sql, Fetch: 2})
+			var ge *guard.Error
+			var se *guard.SyntaxError
+			switch {
+			case name == "keyword in string":
+				if err != nil || len(rows) != 1 {
+					t.Errorf("a string holding keywords: %v", err)
+				}
+			case name == "deep brackets" && err == nil:
+				// DuckDB reads brackets without nesting its tree: fine.
+			case err == nil:
+				t.Errorf("accepted: %d rows", len(rows))
+			case !errors.As(err, &ge) && !errors.As(err, &se):
+				var ee *source.EngineError
+				if !errors.As(err, &ee) {
+					t.Errorf("err = %T %v, want the guard's or DuckDB's error", err, err)
+				}
+			}
+		})
+	}
+	if _, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT 2"}); err != nil || rows[0][0] != int64(2) {
+		t.Errorf("afterwards: %v %v", rows, err)
+	}
+}
+
+// TestTimeoutThroughTheDoor: Limits.Timeout stops a runaway query inside
+// DuckDB and the door reports a *source.TimeoutError.
+func TestTimeoutThroughTheDoor(t *testing.T) {
+	dir, _ := fixture(t)
+	db, err := source.Open(t.Context(), dir, &source.Options{Limits: sqlmcp.Limits{Timeout: 500 * time.Millisecond},
+		Engines: []source.Engine{duckdb.Engine{}}})
+	must(t, err)
+	defer db.Close()
+	_, err = db.Query(t.Context(), "SELECT count(*) FROM range(1000000000000) a, range(1000) b WHERE a.range + b.range = 3", 0)
+	var te *source.TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	res, err := db.Query(t.Context(), "SELECT 1", 0)
+	if err != nil || len(res.Rows) != 1 {
+		t.Errorf("afterwards: %v", err)
+	}
+}

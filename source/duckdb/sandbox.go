@@ -1,0 +1,231 @@
+package duckdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// sandbox is one DuckDB instance, locked: the views over the served files
+// are made first, then the files are the only ones DuckDB may open, and no
+// setting can change again.
+type sandbox struct {
+	db  *sql.DB
+	dir string // the private directory: the views' catalog, spill files
+	// estimates are row counts known without a scan (Parquet metadata),
+	// by view name.
+	estimates map[string]int64
+	warnings  []source.Warning
+	settings  []string // name=value, for the start log and sqlmcp check
+}
+
+// Close closes the instance and removes the private directory.
+func (s *sandbox) Close() error {
+	err := s.db.Close()
+	if s.dir != "" {
+		err = errors.Join(err, os.RemoveAll(s.dir))
+	}
+	return err
+}
+
+// limits are the per-source budgets.
+type limits struct {
+	memory, temp string
+	threads      int
+}
+
+// openSandbox opens the DuckDB file at dbPath read-only, or, when views is
+// not empty, builds a catalog of views over them in a private directory
+// and opens that read-only; then it locks the instance down.
+func openSandbox(ctx context.Context, dbPath string, views []served, lim limits, maxConns int) (_ *sandbox, err error) {
+	dir, err := os.MkdirTemp("", "sqlmcp-duckdb-")
+	if err != nil {
+		return nil, fmt.Errorf("making a private directory for DuckDB: %w", err)
+	}
+	s := &sandbox{dir: dir, estimates: map[string]int64{}}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
+	if len(views) > 0 {
+		dbPath = filepath.Join(dir, catalogName(views)+".duckdb")
+		if views, err = s.build(ctx, dbPath, views); err != nil {
+			return nil, err
+		}
+	}
+	spill := filepath.Join(dir, "spill")
+	config := [][2]string{
+		{"access_mode", "READ_ONLY"},
+		{"threads", strconv.Itoa(lim.threads)},
+		{"memory_limit", lim.memory},
+		{"temp_directory", spill},
+		{"max_temp_directory_size", lim.temp},
+		{"autoload_known_extensions", "false"},
+		{"autoinstall_known_extensions", "false"},
+		{"allow_community_extensions", "false"},
+		{"allow_unsigned_extensions", "false"},
+		{"allow_persistent_secrets", "false"},
+	}
+	q := url.Values{}
+	for _, kv := range config {
+		q.Set(kv[0], kv[1])
+	}
+	connector, err := duckdb.NewConnector(dbPath+"?"+q.Encode(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", dbPath, err)
+	}
+	s.db = sql.OpenDB(connector)
+	s.db.SetMaxOpenConns(maxConns)
+	s.db.SetMaxIdleConns(maxConns)
+	if err := s.lock(ctx, views); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	for _, kv := range config {
+		if kv[0] != "temp_directory" {
+			s.settings = append(s.settings, kv[0]+"="+kv[1])
+		}
+	}
+	s.settings = append(s.settings, fmt.Sprintf("enable_external_access=false (allowed_paths: the %d served files)", len(readable(views))),
+		"lock_configuration=true")
+	return s, nil
+}
+
+// lock makes the served files the only ones DuckDB may read, turns
+// external access off and locks the configuration. Every setting is
+// global to the instance, so one connection sets them for all.
+func (s *sandbox) lock(ctx context.Context, views []served) error {
+	var paths []string
+	for _, f := range readable(views) {
+		paths = append(paths, quoteString(f))
+	}
+	// Files only, never a directory: DuckDB lets a statement write where
+	// it may read, and a directory would let it make new files.
+	stmts := []string{
+		"SET allowed_paths = [" + strings.Join(paths, ", ") + "]",
+		"SET enable_external_access = false",
+		"SET lock_configuration = true",
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connecting to DuckDB: %w", err)
+	}
+	defer conn.Close()
+	for _, st := range stmts {
+		if _, err := conn.ExecContext(ctx, st); err != nil {
+			return fmt.Errorf("locking DuckDB down (%s): %w", st, err)
+		}
+	}
+	return nil
+}
+
+// readable lists every file the views read.
+func readable(views []served) []string {
+	var files []string
+	for _, v := range views {
+		files = append(files, v.readable()...)
+	}
+	return files
+}
+
+// build creates the views over the served files in a new database at
+// path, with Parquet's key-value descriptions as comments, and notes
+// Parquet's row counts. A file DuckDB cannot read is left out with a
+// warning; it returns the views made.
+func (s *sandbox) build(ctx context.Context, path string, views []served) ([]served, error) {
+	w, err := sql.Open("duckdb", path+"?threads=1&autoload_known_extensions=false&autoinstall_known_extensions=false")
+	if err != nil {
+		return nil, fmt.Errorf("making the views' catalog: %w", err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	var made []served
+	for _, v := range views {
+		if _, err := w.ExecContext(ctx, "CREATE VIEW "+quote(v.name)+" AS SELECT * FROM "+v.reader()); err != nil {
+			s.warnings = append(s.warnings, source.Warning{Event: "file",
+				Message: fmt.Sprintf("%s is not served: DuckDB cannot read it: %s", v.path, firstLine(err.Error()))})
+			continue
+		}
+		made = append(made, v)
+		if v.kind != parquetData {
+			continue
+		}
+		var n sql.NullInt64
+		if err := w.QueryRowContext(ctx, "SELECT sum(num_rows) FROM parquet_file_metadata("+v.list()+")").Scan(&n); err == nil && n.Valid {
+			s.estimates[v.name] = n.Int64
+		}
+		if err := describe(ctx, w, v.name, v.list()); err != nil {
+			return nil, err
+		}
+	}
+	if len(made) == 0 {
+		return nil, errors.New(s.warnings[0].Message)
+	}
+	return made, nil
+}
+
+// describe turns a Parquet file's key-value metadata into comments on the
+// view: the key "description" describes the table, "description:COLUMN"
+// a column (the first file's, for a folder).
+func describe(ctx context.Context, w *sql.DB, view, files string) error {
+	rows, err := w.QueryContext(ctx, "SELECT decode(key), decode(value) FROM parquet_kv_metadata("+files+
+		") WHERE file_name = (SELECT min(file_name) FROM parquet_kv_metadata("+files+")) AND starts_with(decode(key), 'description')")
+	if err != nil {
+		return nil // no key-value metadata to read
+	}
+	var notes [][2]string
+	for rows.Next() {
+		var k, v string
+		if rows.Scan(&k, &v) == nil {
+			notes = append(notes, [2]string{k, v})
+		}
+	}
+	rows.Close()
+	for _, n := range notes {
+		target := "VIEW " + quote(view)
+		if col, ok := strings.CutPrefix(n[0], "description:"); ok {
+			target = "COLUMN " + quote(view) + "." + quote(col)
+		} else if n[0] != "description" {
+			continue
+		}
+		if _, err := w.ExecContext(ctx, "COMMENT ON "+target+" IS "+quoteString(n[1])); err != nil {
+			return fmt.Errorf("describing %s from its Parquet metadata: %w", view, err)
+		}
+	}
+	return nil
+}
+
+// catalogName names the views' database after the served folder or file.
+func catalogName(views []served) string {
+	name := filepath.Base(views[0].path)
+	if len(views) > 1 {
+		name = filepath.Base(filepath.Dir(views[0].path))
+	}
+	name = viewName(name)
+	b := []byte(name)
+	for i, c := range b {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 || b[0] >= '0' && b[0] <= '9' {
+		b = append([]byte("files_"), b...)
+	}
+	return string(b)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
