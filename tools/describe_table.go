@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -37,8 +38,10 @@ type describeTableOut struct {
 	ForeignKeys   []schema.ForeignKey `json:"foreign_keys"`
 	ReferencedBy  []schema.ForeignKey `json:"referenced_by"`
 	Indexes       []schema.Index      `json:"indexes"`
-	Broken        string              `json:"broken,omitempty"` // why it cannot be read
-	Unreadable    string              `json:"unreadable,omitempty"`
+	// Broken says why it cannot be read: a view whose table is gone, or a
+	// table the role may not read (denied: its columns are still shown).
+	Broken string `json:"broken,omitempty"`
+	denied bool
 
 	display func(string) string // a table's name as SQL writes it
 }
@@ -49,7 +52,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		return describeTableOut{}, err
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
-		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken, Unreadable: t.Unreadable,
+		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != "",
 		display: s.cat.Display}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
@@ -102,12 +105,12 @@ func (o describeTableOut) text() string {
 	if o.Description != "" {
 		fmt.Fprintf(&b, ": %s", o.Description)
 	}
-	if o.Broken != "" {
+	switch {
+	case o.denied:
+		fmt.Fprintf(&b, "\ncannot be read: %s; a query on it fails", o.Broken)
+	case o.Broken != "":
 		fmt.Fprintf(&b, "\nbroken: it cannot be read: %s\n", o.Broken)
 		return b.String()
-	}
-	if o.Unreadable != "" {
-		fmt.Fprintf(&b, "\ncannot be read: %s; a query on it fails", o.Unreadable)
 	}
 	b.WriteString("\ncolumns:\n")
 	for _, c := range o.Columns {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -50,8 +51,10 @@ type tableSummary struct {
 	Columns       int  `json:"columns"`
 	// Description is what the table holds, from the annotations.
 	Description string `json:"description,omitempty"`
-	Broken      string `json:"broken,omitempty"`
-	Unreadable  string `json:"unreadable,omitempty"`
+	// Broken says why the table cannot be read: a view whose table is
+	// gone, or a table the role may not read (denied).
+	Broken string `json:"broken,omitempty"`
+	denied bool
 }
 
 // countBudget bounds the time list_tables spends counting rows, so a
@@ -96,7 +99,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	for i, t := range tables {
-		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: t.Broken, Unreadable: t.Unreadable}
+		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != ""}
 		if n, exact, ok := s.cat.RowCount(cctx, t); ok {
 			out.Tables[i].Rows, out.Tables[i].RowsEstimated = &n, !exact
 		}
@@ -143,11 +146,11 @@ func (o listTablesOut) text() string {
 		if t.Description != "" {
 			fmt.Fprintf(&b, ": %s", t.Description)
 		}
-		if t.Broken != "" {
+		switch {
+		case t.denied:
+			fmt.Fprintf(&b, " [cannot be read: %s]", t.Broken)
+		case t.Broken != "":
 			fmt.Fprintf(&b, " [broken, cannot be read: %s]", t.Broken)
-		}
-		if t.Unreadable != "" {
-			fmt.Fprintf(&b, " [cannot be read: %s]", t.Unreadable)
 		}
 		b.WriteByte('\n')
 	}

@@ -14,9 +14,8 @@ import (
 )
 
 // maxToolList is the most the tools/list result may weigh: every
-// conversation pays it in tokens. 6 KiB, and the two fields that mark the
-// tables a role may not read (list_tables', describe_table's).
-const maxToolList = 6<<10 + 64
+// conversation pays it in tokens.
+const maxToolList = 6 << 10
 
 // TestToolListSize measures the tools/list result as a client receives it,
 // with a version string as long as a development build's, and checks that

@@ -172,7 +172,7 @@ func TestHealthcheck(t *testing.T) {
 		t.Error("a server that is down: got no error")
 	}
 	stdout.Reset()
-	if err := run(t.Context(), []string{"healthcheck", "--help"}, nil, &stdout, nil, os.Getenv); err != nil || !strings.Contains(stdout.String(), "Usage:\n  sqlmcp healthcheck [URL]") {
+	if err := run(t.Context(), []string{"healthcheck", "--help"}, nil, &stdout, nil, os.Getenv); err != nil || !strings.Contains(stdout.String(), "sqlmcp healthcheck [URL]") {
 		t.Errorf("--help: got %v, %q; want the usage", err, stdout.String())
 	}
 	var ue usageError
