@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -31,22 +32,7 @@ func primaryKey(t *Table) *Column {
 // customers.id), with types of one family.
 func guessRef(c *Column, ref *Table) bool {
 	pk := primaryKey(ref)
-	if pk == nil || !sameFamily(c.Type, pk.Type) {
-		return false
-	}
-	name, key := strings.ToLower(c.Name), strings.ToLower(pk.Name)
-	if name == key && key != "id" {
-		return true
-	}
-	if key != "id" {
-		return false
-	}
-	words := Words(ref.rel)
-	if len(words) == 0 {
-		return false
-	}
-	single := strings.Join(words, "_")
-	return name == single+"_id" || name == strings.ReplaceAll(single, "_", "")+"id"
+	return pk != nil && sameFamily(c.Type, pk.Type) && slices.Contains(keyNames(ref), strings.ToLower(c.Name))
 }
 
 // sameFamily reports whether two declared types hold the same kind of
@@ -97,35 +83,81 @@ func Joins(a, b *Table) (keys []ForeignKey, guessed bool) {
 	return keys, len(keys) > 0
 }
 
-// GuessJoins returns the joins t may have to other tables that no
-// foreign key of t declares: each column named and typed as another
-// table's primary key, at most max of them, preferring the table whose
-// name is shortest (orders over orders_2023).
-func GuessJoins(t *Table, tables []*Table, max int) []JoinGuess {
+// GuessJoins returns the joins t may have to other tables of tables (one
+// reading of the schema, as Tables returns it) that no foreign key of t
+// declares: each column named and typed as another table's primary key,
+// at most max of them, preferring the table whose name is shortest
+// (orders over orders_2023). The key names are indexed once per reading,
+// so a call costs t's columns, not the schema's size.
+func (c *Catalog) GuessJoins(t *Table, tables []*Table, max int) []JoinGuess {
+	ix := c.joinIndexFor(tables)
 	declared := map[string]bool{}
 	for _, k := range t.ForeignKeys {
-		for _, c := range k.Columns {
-			declared[strings.ToLower(c)] = true
+		for _, col := range k.Columns {
+			declared[strings.ToLower(col)] = true
 		}
 	}
 	var out []JoinGuess
 	for i := range t.Columns {
-		c := &t.Columns[i]
-		if declared[strings.ToLower(c.Name)] || c.PrimaryKey > 0 && primaryKey(t) != nil {
+		col := &t.Columns[i]
+		name := strings.ToLower(col.Name)
+		if declared[name] || col.PrimaryKey > 0 && primaryKey(t) != nil {
 			continue
 		}
 		var best *Table
-		for _, ref := range tables {
-			if ref != t && guessRef(c, ref) && (best == nil || len(ref.Name) < len(best.Name)) {
+		for _, ref := range ix.byKeyName[name] {
+			if ref != t && sameFamily(col.Type, primaryKey(ref).Type) && (best == nil || len(ref.Name) < len(best.Name)) {
 				best = ref
 			}
 		}
 		if best != nil {
-			out = append(out, JoinGuess{Table: t.Name, Columns: []string{c.Name}, RefTable: best.Name, RefColumns: []string{primaryKey(best).Name}, Guessed: true})
+			out = append(out, JoinGuess{Table: t.Name, Columns: []string{col.Name}, RefTable: best.Name, RefColumns: []string{primaryKey(best).Name}, Guessed: true})
 			if len(out) == max {
 				break
 			}
 		}
 	}
 	return out
+}
+
+// joinIndex maps, for one reading of the schema, each column name that
+// guessRef would take for a table's key to the tables it may reference.
+type joinIndex struct {
+	tables    []*Table
+	byKeyName map[string][]*Table
+}
+
+func (c *Catalog) joinIndexFor(tables []*Table) *joinIndex {
+	c.joinMu.Lock()
+	defer c.joinMu.Unlock()
+	if ix := c.joins; ix != nil && sameTables(ix.tables, tables) {
+		return ix
+	}
+	ix := &joinIndex{tables: tables, byKeyName: map[string][]*Table{}}
+	for _, ref := range tables {
+		for _, name := range keyNames(ref) {
+			ix.byKeyName[name] = append(ix.byKeyName[name], ref)
+		}
+	}
+	c.joins = ix
+	return ix
+}
+
+// keyNames are the lower-case column names guessRef takes as holding
+// ref's primary key, types aside.
+func keyNames(ref *Table) []string {
+	pk := primaryKey(ref)
+	if pk == nil {
+		return nil
+	}
+	key := strings.ToLower(pk.Name)
+	if key != "id" {
+		return []string{key}
+	}
+	words := Words(ref.rel)
+	if len(words) == 0 {
+		return nil
+	}
+	single := strings.Join(words, "_")
+	return []string{single + "_id", strings.ReplaceAll(single, "_", "") + "id"}
 }

@@ -103,6 +103,9 @@ type Catalog struct {
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
 
+	joinMu sync.Mutex
+	joins  *joinIndex // the key names of the last reading joins were guessed on
+
 	searchMu sync.Mutex
 	search   *searchIndex // the word statistics of the last reading searched
 

@@ -65,7 +65,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		}
 	}
 	if tables, err := s.cat.Tables(ctx); err == nil {
-		if guesses := schema.GuessJoins(t, tables, maxGuesses); len(guesses) > 0 {
+		if guesses := s.cat.GuessJoins(t, tables, maxGuesses); len(guesses) > 0 {
 			out.ForeignKeys = append(slices.Clone(t.ForeignKeys), guesses...)
 		}
 	}
