@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/builtin"
 )
 
 // Timeout is how long the scorer lets one statement run, as BIRD's
@@ -37,7 +37,7 @@ func OpenDB(ctx context.Context, dsn string, timeout time.Duration) (*source.DB,
 	if l.Timeout <= 0 {
 		l.Timeout = Timeout
 	}
-	return source.Open(ctx, dsn, &source.Options{Limits: l})
+	return source.Open(ctx, dsn, &source.Options{Limits: l, Engines: builtin.Engines(nil)})
 }
 
 // SideError is an error running the gold or the predicted SQL while
@@ -94,43 +94,13 @@ func rowSet(ctx context.Context, db *source.DB, sql string) (map[string]bool, er
 	if res.Truncated {
 		return nil, fmt.Errorf("%w (cut by %s at %d rows)", errTooLarge, res.TruncatedBy, len(res.Rows))
 	}
+	// Cells are the engine's values at full precision (source spells
+	// none as text), so each compares as it is.
 	set := make(map[string]bool, len(res.Rows))
 	for _, row := range res.Rows {
-		for i, v := range row {
-			if s, ok := v.(string); ok && i < len(res.Columns) && spelledNumber(db.Dialect(), res.Columns[i], s) {
-				row[i] = json.Number(s)
-			}
-		}
 		set[rowKey(row)] = true
 	}
 	return set, nil
-}
-
-// spelledNumber reports whether s, a text cell of column c, is a number
-// source sent as text because a JSON double would change it (see
-// source.Cell): an integer past 2^53, or a numeric with more than 15
-// significant digits. Keyed as text it would differ from the same value
-// as a number and equal text of the same digits, unlike in Python.
-// PostgreSQL names each value's type, so there the answer is exact.
-// SQLite names only a column's declared type: an integer past 2^53 is
-// known from text of the same digits only when that type gives the column
-// TEXT affinity, so an expression's text holding such digits counts as
-// the integer.
-func spelledNumber(d sqlmcp.Dialect, c source.Column, s string) bool {
-	if d == sqlmcp.Postgres {
-		switch c.Type {
-		case "smallint", "integer", "bigint", "oid", "numeric":
-			_, ok := new(big.Rat).SetString(s)
-			return ok
-		}
-		return false
-	}
-	decl := strings.ToUpper(c.Type)
-	if !strings.Contains(decl, "INT") && (strings.Contains(decl, "CHAR") || strings.Contains(decl, "CLOB") || strings.Contains(decl, "TEXT")) {
-		return false // TEXT affinity: SQLite stores numbers there as text
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return err == nil && (n > 1<<53 || n < -(1<<53)) && strconv.FormatInt(n, 10) == s
 }
 
 // rowKey is a row's identity for the set comparison: each cell's key,

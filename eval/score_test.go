@@ -75,9 +75,7 @@ func TestScore(t *testing.T) {
 		{"big integer equals numeric of its value", each{postgres: "SELECT 9007199254740993"},
 			each{postgres: "SELECT sum(x) FROM (VALUES (9007199254740993)) AS v(x)"}, true, "", ""},
 		{"big integer differs from its neighbour", both("SELECT 9007199254740993"), both("SELECT 9007199254740995"), false, "", ""},
-		// SQLite names no type for an expression: its text of these
-		// digits counts as the integer there (see spelledNumber).
-		{"big integer is not its text", each{postgres: "SELECT 9007199254740993"}, each{postgres: "SELECT '9007199254740993'"}, false, "", ""},
+		{"big integer is not its text", both("SELECT 9007199254740993"), both("SELECT '9007199254740993'"), false, "", ""},
 
 		{"true equals 1", both("SELECT true"), both("SELECT 1"), true, "", ""},
 		{"false equals 0", both("SELECT false"), both("SELECT 0"), true, "", ""},
@@ -179,35 +177,5 @@ func TestCellKey(t *testing.T) {
 	}
 	if rowKey([]any{"a:1", "b"}) == rowKey([]any{"a", "1:b"}) {
 		t.Error("rows with cells split differently share a key")
-	}
-}
-
-func TestSpelledNumber(t *testing.T) {
-	tests := []struct {
-		d    sqlmcp.Dialect
-		typ  string
-		s    string
-		want bool
-	}{
-		{sqlmcp.Postgres, "bigint", "9007199254740993", true},
-		{sqlmcp.Postgres, "numeric", "123456789012345678901234567890.123456789", true},
-		{sqlmcp.Postgres, "numeric", "NaN", false},
-		{sqlmcp.Postgres, "text", "9007199254740993", false},
-		{sqlmcp.Postgres, "character varying", "1234567890.1234567890", false},
-		{sqlmcp.SQLite, "", "9007199254740993", true},
-		{sqlmcp.SQLite, "", "-9007199254740993", true},
-		{sqlmcp.SQLite, "INTEGER", "9007199254740993", true},
-		{sqlmcp.SQLite, "BIGINT", "9007199254740993", true},
-		{sqlmcp.SQLite, "", "9007199254740992", false},  // source sends it as a number
-		{sqlmcp.SQLite, "", "09007199254740993", false}, // not how an integer is written
-		{sqlmcp.SQLite, "", "99999999999999999999", false},
-		{sqlmcp.SQLite, "TEXT", "9007199254740993", false},
-		{sqlmcp.SQLite, "VARCHAR(20)", "9007199254740993", false},
-		{sqlmcp.SQLite, "", "1234567890.1234567890", false},
-	}
-	for _, tt := range tests {
-		if got := spelledNumber(tt.d, source.Column{Type: tt.typ}, tt.s); got != tt.want {
-			t.Errorf("%s %q %q: got %v, want %v", tt.d, tt.typ, tt.s, got, tt.want)
-		}
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sqlmcp/sqlmcp/internal/cut"
 )
 
 // MaxSQLBytes is the longest SQL text the guard reads.
@@ -100,15 +102,7 @@ func firstWord(s string) string {
 	return strings.ToUpper(s)
 }
 
-// snippet shortens s for a message.
+// snippet shortens s for a message, on one line.
 func snippet(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return cut.Text(strings.Join(strings.Fields(s), " "), n)
 }

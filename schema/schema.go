@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -85,7 +84,7 @@ type Catalog struct {
 	schemas []string
 
 	mu      sync.Mutex
-	version int64     // SQLite's schema version when tables was read
+	version int64     // the engine's schema version when tables was read, if it has one
 	read    time.Time // when tables was read
 	tables  []*Table  // sorted by name
 
@@ -95,9 +94,9 @@ type Catalog struct {
 	rowCounts rowCounts
 }
 
-// postgresTTL is how long a PostgreSQL schema is trusted before it is read
-// again: PostgreSQL has no cheap schema version to compare.
-const postgresTTL = 5 * time.Second
+// unversionedTTL is how long a schema is trusted before it is read again
+// when the engine has no cheap schema version to compare (PostgreSQL).
+const unversionedTTL = 5 * time.Second
 
 // New returns a Catalog of db, reading the description sidecars now so that
 // a malformed file is an error at start, not on the first call.
@@ -136,37 +135,80 @@ func (c *Catalog) Check(ctx context.Context) error {
 // Tables returns every table and view, sorted by name. The result is
 // shared: callers must not change it.
 func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
-	if c.db.Dialect() == sqlmcp.Postgres {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.tables != nil && time.Since(c.read) < postgresTTL {
-			return c.tables, nil
-		}
-		tables, err := readPostgres(ctx, c.db, c.schemas)
-		if err != nil {
-			return nil, err
-		}
-		c.notes.apply(tables)
-		c.tables, c.read = tables, time.Now()
-		return tables, nil
-	}
-	rows, err := c.db.Catalog(ctx, "SELECT schema_version FROM pragma_schema_version")
-	if err != nil {
-		return nil, fmt.Errorf("reading the schema version: %w", err)
-	}
-	version, _ := rows[0][0].(int64)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.tables != nil && version == c.version {
-		return c.tables, nil
-	}
-	tables, err := readSQLite(ctx, c.db)
+	version, versioned, err := c.db.SchemaVersion(ctx)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.tables == nil:
+	case versioned && version == c.version:
+		return c.tables, nil
+	case !versioned && time.Since(c.read) < unversionedTTL:
+		return c.tables, nil
+	}
+	defs, err := c.db.ReadTables(ctx, c.schemas)
+	if err != nil {
+		return nil, err
+	}
+	tables := fromDefs(defs)
 	c.notes.apply(tables)
-	c.tables, c.version = tables, version
+	c.tables, c.version, c.read = tables, version, time.Now()
 	return tables, nil
+}
+
+// fromDefs names the catalog's tables (bare, or schema.table when the bare
+// name is ambiguous or its schema is not on the search path), sorts them
+// and links each foreign key to the table it references.
+func fromDefs(defs []source.TableDef) []*Table {
+	seen := map[string]int{}
+	for _, d := range defs {
+		seen[d.Name]++
+	}
+	tables := make([]*Table, len(defs))
+	byKey := make(map[[2]string]*Table, len(defs))
+	for i, d := range defs {
+		t := &Table{Name: d.Name, Schema: d.Schema, rel: d.Name, Kind: d.Kind, Description: d.Description,
+			Broken: d.Broken, estimate: d.Estimate, Columns: make([]Column, len(d.Columns)),
+			ForeignKeys: []ForeignKey{}, ReferencedBy: []ForeignKey{}, Indexes: make([]Index, len(d.Indexes))}
+		if d.Schema != "" && (!d.OnPath || seen[d.Name] > 1) {
+			t.Name = d.Schema + "." + d.Name
+		}
+		for j, col := range d.Columns {
+			t.Columns[j] = Column{Name: col.Name, Type: col.Type, Nullable: col.Nullable, Default: col.Default,
+				PrimaryKey: col.PrimaryKey, Description: col.Description}
+		}
+		for j, ix := range d.Indexes {
+			t.Indexes[j] = Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique}
+		}
+		tables[i] = t
+		byKey[[2]string{d.Schema, d.Name}] = t
+	}
+	for i, d := range defs {
+		for _, k := range d.ForeignKeys {
+			ref := k.RefName
+			if k.RefSchema != "" {
+				ref = k.RefSchema + "." + k.RefName
+			}
+			if r := byKey[[2]string{k.RefSchema, k.RefName}]; r != nil {
+				ref = r.Name
+			}
+			tables[i].ForeignKeys = append(tables[i].ForeignKeys,
+				ForeignKey{Table: tables[i].Name, Columns: k.Columns, RefTable: ref, RefColumns: k.RefColumns})
+		}
+	}
+	sortTables(tables)
+	for _, t := range tables {
+		for _, k := range t.ForeignKeys {
+			for _, ref := range tables {
+				if ref.Name == k.RefTable {
+					ref.ReferencedBy = append(ref.ReferencedBy, k)
+				}
+			}
+		}
+	}
+	return tables
 }
 
 // SQL is the table's name as a query writes it, quoted.
@@ -184,6 +226,23 @@ func (t *Table) Display() string {
 		return IdentifierQuote(t.Schema) + "." + IdentifierQuote(t.rel)
 	}
 	return IdentifierQuote(t.rel)
+}
+
+// Display is the named table's name as a query may write it (see
+// Table.Display), for a name the last reading of the schema holds; any
+// other name is quoted as one identifier. A SQLite table named "a.b" is
+// written "a.b", and a PostgreSQL table b of schema a, a.b.
+func (c *Catalog) Display(name string) string {
+	c.mu.Lock()
+	tables := c.tables
+	c.mu.Unlock()
+	i := sort.Search(len(tables), func(i int) bool { return !tableLess(tables[i].Name, name) })
+	for ; i < len(tables) && strings.EqualFold(tables[i].Name, name); i++ {
+		if tables[i].Name == name {
+			return tables[i].Display()
+		}
+	}
+	return IdentifierQuote(name)
 }
 
 // NotFoundError reports a table or column that does not exist, with the
@@ -323,21 +382,28 @@ func Quote(name string) string {
 func (t *Table) Relation() string { return t.rel }
 
 // Big reports whether the engine estimates t at more rows than are worth
-// counting or scanning whole, and that estimate.
-func (t *Table) Big() (estimate int64, big bool) { return t.estimate, t.estimate >= bigTable }
+// counting or scanning whole (source.BigTable), and that estimate; an
+// engine that keeps no estimates (SQLite) has no big tables.
+func (t *Table) Big() (estimate int64, big bool) {
+	return t.estimate, t.estimate >= source.BigTable
+}
 
-// bigTable is the estimated row count above which a table is not counted.
-const bigTable = 100_000
+// Ref names t for the value statements (source.DB.Sample, Distinct).
+func (t *Table) Ref() source.TableRef {
+	return source.TableRef{Schema: t.Schema, Name: t.rel, Kind: t.Kind, Estimate: t.estimate}
+}
 
 // sortTables orders tables by name, case-insensitively.
 func sortTables(tables []*Table) {
-	sort.Slice(tables, func(i, j int) bool {
-		a, b := strings.ToLower(tables[i].Name), strings.ToLower(tables[j].Name)
-		if a != b {
-			return a < b
-		}
-		return tables[i].Name < tables[j].Name
-	})
+	sort.Slice(tables, func(i, j int) bool { return tableLess(tables[i].Name, tables[j].Name) })
+}
+
+// tableLess orders table names case-insensitively, then exactly.
+func tableLess(a, b string) bool {
+	if la, lb := strings.ToLower(a), strings.ToLower(b); la != lb {
+		return la < lb
+	}
+	return a < b
 }
 
 func quoteList(names []string) string {

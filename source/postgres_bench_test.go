@@ -3,7 +3,12 @@ package source_test
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
@@ -18,10 +23,10 @@ import (
 // grows.
 func BenchmarkPostgresQuery1M(b *testing.B) {
 	dsn := dbtest.PostgresDSN(b)
-	pgBigTable(b, dsn, 1_000_000)
+	dbtest.PostgresBigTable(b, dsn, 1_000_000)
 	dbtest.PostgresExec(b, dsn, "CREATE TABLE big10k AS SELECT * FROM big WHERE id <= 10000; ANALYZE big10k")
 	u, _ := url.Parse(dsn)
-	proxy, sent := countingProxy(b, u.Host)
+	proxy, sent := dbtest.CountingProxy(b, u.Host)
 	u.Host = proxy
 	tests := []struct {
 		name    string
@@ -58,15 +63,66 @@ func BenchmarkPostgresQuery1M(b *testing.B) {
 }
 
 // BenchmarkPostgresRoundTrip measures the door's fixed cost per call: the
-// guard, BEGIN READ ONLY, the settings, DECLARE, FETCH and ROLLBACK.
+// guard (a cached verdict), BEGIN READ ONLY, the statement, ROLLBACK and
+// DISCARD ALL in one pipeline. Beside the time, which a loaded machine
+// blurs, it reports the CPU one call costs sqlmcp's process
+// ("client-cpu-us/op") and the server's backends ("server-cpu-us/op"),
+// read from /proc: what the call itself makes each side do.
 func BenchmarkPostgresRoundTrip(b *testing.B) {
-	db := dbtest.Postgres(b, nil)
+	dsn := dbtest.PostgresDSN(b)
+	db := dbtest.Open(b, dsn, &source.Options{MaxConns: 1})
+	admin := dbtest.PostgresConn(b, dsn)
+	u, _ := url.Parse(dsn)
 	for _, sql := range []string{"SELECT 1", "SELECT * FROM customers WHERE id = 3"} {
 		b.Run(fmt.Sprintf("%q", sql), func(b *testing.B) {
+			query(b, db, sql, 0) // connect, and cache the verdict
+			var pids []int
+			rows, err := admin.Query(b.Context(), "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'sqlmcp'",
+				strings.TrimPrefix(u.Path, "/"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for rows.Next() {
+				var pid int
+				rows.Scan(&pid)
+				pids = append(pids, pid)
+			}
+			rows.Close()
+			server, client := backendCPU(pids), processCPU()
 			b.ReportAllocs()
 			for b.Loop() {
 				query(b, db, sql, 0)
 			}
+			b.ReportMetric(float64(backendCPU(pids)-server)/float64(b.N)/1e3, "server-cpu-us/op")
+			b.ReportMetric(float64(processCPU()-client)/float64(b.N)/1e3, "client-cpu-us/op")
 		})
 	}
+}
+
+// backendCPU sums the user and system CPU of the processes pids, from
+// /proc (Linux), in nanoseconds; 0 where it cannot read them.
+func backendCPU(pids []int) int64 {
+	var ticks int64
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the command name, which is in parentheses: utime
+		// and stime are the 12th and 13th.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			s, _ := strconv.ParseInt(f[12], 10, 64)
+			ticks += u + s
+		}
+	}
+	return ticks * int64(time.Second/100) // USER_HZ is 100 on Linux
+}
+
+// processCPU is this process's user and system CPU, in nanoseconds.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/cut"
 )
 
 // Column describes one result column.
@@ -26,10 +26,11 @@ type Column struct {
 // Result is a query's answer, cut to the limits with the cut reported.
 type Result struct {
 	Columns []Column
-	// Rows hold JSON-safe cells: numbers (int64, float64, json.Number),
-	// strings, bools, JSON documents (json.RawMessage), arrays ([]any of
-	// cells) or nil. A BLOB becomes a short preview with its size; long
-	// text is cut with a marker.
+	// Rows hold typed cells: numbers (int64, float64, json.Number, at
+	// full precision: JSON output spells those a double would change, see
+	// tools), strings, bools, JSON documents (json.RawMessage), arrays
+	// ([]any of cells) or nil. A BLOB becomes a short preview with its
+	// size; long text is cut with a marker (internal/cut).
 	Rows [][]any
 	// Truncated is true when the query had more rows than Rows holds: it is
 	// exact, since one row past the cap is read to know.
@@ -74,70 +75,100 @@ func (b *budget) add(row []any) ([]any, bool) {
 	return cells, true
 }
 
-// Cell turns a driver value into a JSON-safe cell: numbers stay numbers
-// (infinities become strings, since JSON has none), text longer than
-// maxText bytes is cut with a marker, and a BLOB becomes a preview with its
-// size. PostgreSQL's values come converted (see Catalog): a json.Number or
-// JSON document stays as it is unless longer than maxText, when it becomes
-// cut text; an array keeps the elements that fit in maxText, each a cell,
-// and ends with a marker when some did not.
-//
-// A PostgreSQL value longer than maxText was cut while it was read and
-// comes as it stands; an array's text is converted here, so that a row
-// the budget refuses is never converted whole.
+// Cell turns an engine's value (see Conn.Run) into a cell: numbers stay
+// numbers at full precision (infinities and NaN become strings, since JSON
+// has none), text longer than maxText bytes is cut with a marker, and a
+// BLOB becomes a preview with its size. A json.Number or JSON document
+// stays as it is unless longer than maxText, when it becomes cut text; an
+// array keeps the elements that fit in maxText, each a cell, and ends with
+// a marker when some did not. A Partial shows what was read and the real
+// size; a Lazy converts itself.
 func Cell(v any, maxText int) any {
 	switch v := v.(type) {
-	case nil, bool:
+	case nil, bool, int64:
 		return v
-	case deferredCell:
-		return v.cell(maxText)
-	case int64:
-		// Clients decode JSON numbers as doubles (and so does the MCP SDK
-		// when it checks the output): past 2^53 an integer would change.
-		if v > 1<<53 || v < -(1<<53) {
-			return strconv.FormatInt(v, 10)
-		}
-		return v
+	case Lazy:
+		return v.Cell(maxText)
 	case json.Number:
-		if significantDigits(string(v)) > 15 {
-			return string(v) // more digits than a double keeps
-		}
 		return v
 	case json.RawMessage:
 		if len(v) > maxText {
-			return cutText(string(v), maxText)
+			return cut.Text(string(v), maxText)
 		}
 		return v
 	case []any:
-		return cutArray(v, maxText)
+		return CutArray(v, maxText)
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return strconv.FormatFloat(v, 'g', -1, 64)
 		}
 		return v
 	case string:
-		return cutText(v, maxText)
+		return cut.Text(v, maxText)
 	case []byte:
 		return blobPreview(v, len(v))
-	case partial:
-		if v.blob {
-			return blobPreview(v.head, v.size)
+	case Partial:
+		if v.Blob {
+			return blobPreview(v.Head, v.Size)
 		}
-		return cutMarked(string(v.head), maxText, v.size)
+		return cut.Head(string(v.Head), maxText, v.Size)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
 }
 
-// deferredCell is a value whose conversion waits for Cell.
-type deferredCell interface{ cell(maxText int) any }
+// Lazy is a value whose conversion waits for Cell, so that a row the
+// budget refuses is never converted whole (PostgreSQL's arrays, read as
+// text). Cell returns what the value shows in at most about maxText bytes.
+type Lazy interface{ Cell(maxText int) any }
 
-// cutCell is a value already cut to the limits as it was read: Cell keeps
-// it as it is.
-type cutCell struct{ v any }
+// Partial is a text or BLOB value of which only the first bytes, Head,
+// were read: Size is its real length in bytes.
+type Partial struct {
+	Head []byte
+	Size int
+	Blob bool
+}
 
-func (c cutCell) cell(int) any { return c.v }
+// JSONSafe spells a cell for JSON readers that decode numbers as
+// doubles (JavaScript, and the MCP SDK when it checks output): an integer
+// past 2^53, or a decimal with more than 15 significant digits, becomes
+// its digits as a string; arrays are spelled element by element. Other
+// cells are returned as they are.
+func JSONSafe(c any) any {
+	v, _ := jsonSafe(c)
+	return v
+}
+
+// jsonSafe is JSONSafe, reporting whether it changed c.
+func jsonSafe(c any) (any, bool) {
+	switch v := c.(type) {
+	case int64:
+		if v > 1<<53 || v < -(1<<53) {
+			return strconv.FormatInt(v, 10), true
+		}
+	case json.Number:
+		if significantDigits(string(v)) > 15 {
+			return string(v), true // more digits than a double keeps
+		}
+	case []any:
+		var out []any
+		for i, e := range v {
+			s, changed := jsonSafe(e)
+			if changed && out == nil {
+				out = append(make([]any, 0, len(v)), v[:i]...)
+			}
+			if out != nil {
+				out = append(out, s)
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return c, false
+}
 
 // significantDigits counts the significant digits of a decimal number.
 func significantDigits(n string) int {
@@ -151,42 +182,18 @@ func significantDigits(n string) int {
 	return len(strings.ReplaceAll(n, ".", ""))
 }
 
-// cutText cuts s to at most max bytes, on a rune boundary, and says so.
-func cutText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	return cutMarked(s, max, len(s))
-}
-
-// cutMarked cuts s, the first bytes of a text of total bytes, to at most
-// max bytes on a rune boundary, and says how long the whole was.
-func cutMarked(s string, max, total int) string {
-	s = s[:min(max, len(s))]
-	// Drop a last rune the cut (here or as it was read) split.
-	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(s[i]) {
-			if !utf8.FullRuneInString(s[i:]) {
-				s = s[:i]
-			}
-			break
-		}
-	}
-	return fmt.Sprintf("%s…[cut: %d bytes in all]", s, total)
-}
-
-// cutArray turns an array's elements into cells, keeping those that fit in
+// CutArray turns an array's elements into cells, keeping those that fit in
 // max bytes and ending with a marker when some did not.
-func cutArray(a []any, max int) []any {
-	out := fitArray(a, max)
+func CutArray(a []any, max int) []any {
+	out := FitArray(a, max)
 	if len(out) < len(a) {
 		return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), len(a)))
 	}
 	return out
 }
 
-// fitArray turns the first elements of a that fit in max bytes into cells.
-func fitArray(a []any, max int) []any {
+// FitArray turns the first elements of a that fit in max bytes into cells.
+func FitArray(a []any, max int) []any {
 	out := make([]any, 0, min(len(a), 64))
 	size := 2 // [ ]
 	for _, v := range a {

@@ -9,10 +9,11 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
-// TestCellKeepsEveryDigit: a number a double cannot hold exactly is given
-// as text, since clients (and the MCP SDK's own output check) read JSON
-// numbers as doubles.
-func TestCellKeepsEveryDigit(t *testing.T) {
+// TestJSONSafeKeepsEveryDigit: a cell keeps its number as the engine gave
+// it, and JSONSafe spells one a double cannot hold exactly as text, since
+// clients (and the MCP SDK's own output check) read JSON numbers as
+// doubles.
+func TestJSONSafeKeepsEveryDigit(t *testing.T) {
 	tests := []struct {
 		in   any
 		want any
@@ -27,8 +28,14 @@ func TestCellKeepsEveryDigit(t *testing.T) {
 		{json.Number("-1e300"), json.Number("-1e300")},
 	}
 	for _, tt := range tests {
-		if got := source.Cell(tt.in, 100); !cmp.Equal(got, tt.want) {
-			t.Errorf("Cell(%#v) = %#v, want %#v", tt.in, got, tt.want)
+		if got := source.Cell(tt.in, 100); !cmp.Equal(got, tt.in) {
+			t.Errorf("Cell(%#v) = %#v, want it as it is", tt.in, got)
+		}
+		if got := source.JSONSafe(tt.in); !cmp.Equal(got, tt.want) {
+			t.Errorf("JSONSafe(%#v) = %#v, want %#v", tt.in, got, tt.want)
+		}
+		if got := source.JSONSafe([]any{tt.in, "x"}); !cmp.Equal(got, []any{tt.want, "x"}) {
+			t.Errorf("JSONSafe of an array of %#v = %#v", tt.in, got)
 		}
 	}
 }

@@ -3,134 +3,213 @@
 // runs only after guard accepts it, on a connection the engine itself holds
 // read-only, under a timeout that stops the work inside the engine.
 //
-// source sits between guard (below) and schema and tools (above).
+// source sits between guard (below) and schema and tools (above). Each
+// engine is a package of its own (source/sqlite, source/postgres) that
+// implements Engine; source knows none of them (see Engine for how one is
+// registered).
 package source
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
 )
 
-// Options configure Open. The zero value, and nil, mean the defaults.
+// Options configure Open. The zero value, and nil, mean the defaults, but
+// for Engines, which Open needs.
 type Options struct {
+	// Engines are the engines Open may open the dsn with, tried in order
+	// (see Engine); source/builtin lists the built-in ones.
+	Engines []Engine
 	// Limits bound every statement; zero fields take their defaults.
 	Limits sqlmcp.Limits
 	// MaxConns is the most connections open at once. Default 8.
 	MaxConns int
-	// AllowExtensions and AllowFunctions (schema.name) let queries reach,
-	// on PostgreSQL, extensions and functions beyond the built-in and
-	// vetted ones. Each must exist in the database, and no function that
-	// runs SQL text or reaches outside the session can be allowed: Open
-	// fails otherwise.
+	// AllowExtensions and AllowFunctions (schema.name) let queries reach
+	// extensions and functions beyond the built-in and vetted ones, on an
+	// engine that has them (PostgreSQL). Each must exist in the database,
+	// and no function that runs SQL text or reaches outside the session
+	// can be allowed: Open fails otherwise.
 	AllowExtensions, AllowFunctions []string
-	// PostgresWorkMem is work_mem for every PostgreSQL call, written as
-	// PostgreSQL writes it ("32MB"). Default DefaultPostgresWorkMem.
-	PostgresWorkMem string
-	// PostgresTempFileLimit is temp_file_limit for every PostgreSQL call
-	// ("1GB"), set when the role may (see DB.BudgetWarning); "-1" sets
-	// none. Default DefaultPostgresTempFileLimit.
-	PostgresTempFileLimit string
 }
 
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
-	dialect  sqlmcp.Dialect
-	name     string // how to name the database in logs and messages, no secrets
-	path     string // the SQLite file; "" for other engines
-	database string // PostgreSQL's database name
-	limits   sqlmcp.Limits
-	sq       *sqliteFile // SQLite
-	pg       *pgDB       // PostgreSQL
+	b      Backend
+	info   Info
+	limits sqlmcp.Limits
 }
 
-// Open opens the database dsn names, read-only, and checks that it answers.
-// dsn is a SQLite file path, a sqlite: or file: URL, or a postgres:// or
-// postgresql:// URL (missing parts come from the standard PG* environment
-// variables). A missing file, a file that is not a SQLite database, a
-// malformed URL or a server that cannot be reached is an error that says
-// so, naming the host and database but never the password.
+// Open opens the database dsn names, read-only, with the first of
+// opts.Engines that claims it, and checks that it answers. A dsn no engine
+// claims is an error listing the engines and the forms each takes; a
+// missing file, a file that is not a database, a malformed URL or a server
+// that cannot be reached is an error that says so, naming the host and
+// database but never the password.
 func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	limits := opts.Limits.WithDefaults()
-	maxConns := opts.MaxConns
-	if maxConns <= 0 {
-		maxConns = 8
+	if dsn == "" {
+		return nil, errors.New("no database given: pass --db PATH or URL (or --demo)")
 	}
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		budget, err := newPGBudget(opts)
+	cfg := Config{Limits: opts.Limits.WithDefaults(), MaxConns: opts.MaxConns,
+		AllowExtensions: opts.AllowExtensions, AllowFunctions: opts.AllowFunctions}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 8
+	}
+	for _, e := range opts.Engines {
+		if !e.Claims(dsn) {
+			continue
+		}
+		b, err := e.Open(ctx, dsn, cfg)
 		if err != nil {
 			return nil, err
 		}
-		d := &DB{dialect: sqlmcp.Postgres, limits: limits}
-		allow := pgAllow{extensions: opts.AllowExtensions, functions: opts.AllowFunctions}
-		if err := openPostgres(ctx, dsn, maxConns, allow, budget, d); err != nil {
-			return nil, err
-		}
-		return d, nil
+		return &DB{b: b, info: b.Info(), limits: cfg.Limits}, nil
 	}
-	if len(opts.AllowExtensions)+len(opts.AllowFunctions) > 0 {
-		return nil, errors.New("--allow-extension and --allow-function apply to PostgreSQL only")
-	}
-	path, err := sqlitePath(dsn)
-	if err != nil {
-		return nil, err
-	}
-	db, err := openSQLiteFile(path, maxConns)
-	if err != nil {
-		return nil, err
-	}
-	d := &DB{dialect: sqlmcp.SQLite, name: path, path: path, limits: limits, sq: db}
-	ctx, cancel := context.WithTimeout(ctx, limits.Timeout)
-	defer cancel()
-	if _, err := d.Catalog(ctx, "SELECT count(*) FROM sqlite_schema"); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	return d, nil
+	return nil, unclaimed(dsn, opts.Engines)
 }
 
+// unclaimed words a dsn no engine takes: what it looks like, and the
+// engines this build has with the forms of --db each takes.
+func unclaimed(dsn string, engines []Engine) error {
+	if len(engines) == 0 {
+		return errors.New("no database engine is built in (source.Options.Engines is empty)")
+	}
+	what := "a database file or URL"
+	if scheme, _, ok := strings.Cut(dsn, "://"); ok {
+		what = fmt.Sprintf("a %s:// URL, which no engine of this build reads", scheme)
+	}
+	var b strings.Builder
+	names := make([]string, len(engines))
+	for i, e := range engines {
+		names[i] = string(e.Dialect())
+		for _, f := range e.Forms() {
+			fmt.Fprintf(&b, "\n  %s", f)
+		}
+	}
+	return fmt.Errorf("--db %s is not %s: this build serves %s; --db takes:%s",
+		redactURL(dsn), what, strings.Join(names, ", "), b.String())
+}
+
+// redactURL drops the password from a URL-shaped dsn.
+func redactURL(dsn string) string {
+	scheme, rest, ok := strings.Cut(dsn, "://")
+	if !ok {
+		return dsn
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return dsn
+	}
+	user, _, _ := strings.Cut(rest[:at], ":")
+	return scheme + "://" + user + "@" + rest[at+1:]
+}
+
+// Door returns the door over b, for an engine's own reads while it
+// opens, before Open has made the DB: the same guard, read-only mode and
+// limits as every call.
+func Door(b Backend, limits sqlmcp.Limits) *DB {
+	return &DB{b: b, info: b.Info(), limits: limits}
+}
+
+// Backend is the engine's side of db, for the engine's own tests.
+func (db *DB) Backend() Backend { return db.b }
+
 // Dialect reports the database's SQL dialect.
-func (db *DB) Dialect() sqlmcp.Dialect { return db.dialect }
+func (db *DB) Dialect() sqlmcp.Dialect { return db.info.Dialect }
 
 // Name names the database for logs and messages; it never holds a password.
-func (db *DB) Name() string { return db.name }
+func (db *DB) Name() string { return db.info.Name }
 
 // DatabaseName is the database's own name: PostgreSQL's database, or the
 // SQLite file's name.
-func (db *DB) DatabaseName() string {
-	if db.database == "" {
-		return filepath.Base(db.path)
-	}
-	return db.database
-}
+func (db *DB) DatabaseName() string { return db.info.Database }
 
-// Path is the SQLite database file, or "" for other engines.
-func (db *DB) Path() string { return db.path }
+// Path is the database file, or "" for a server.
+func (db *DB) Path() string { return db.info.Path }
+
+// Guard names the walls every statement passes, one line each.
+func (db *DB) Guard() []string { return db.info.Guard }
 
 // Limits reports the limits every statement runs under.
 func (db *DB) Limits() sqlmcp.Limits { return db.limits }
 
+// Quote quotes an identifier as the engine writes it.
+func (db *DB) Quote(name string) string { return db.b.Quote(name) }
+
 // Close closes the database.
-func (db *DB) Close() error {
-	if db.pg != nil {
-		db.pg.left.stop()
-		db.pg.pool.Close()
-		return nil
+func (db *DB) Close() error { return db.b.Close() }
+
+// Ready reports whether the database answers now: nil, an
+// *UnavailableError, or the engine's error.
+func (db *DB) Ready(ctx context.Context) error { return db.b.Ready(ctx) }
+
+// ReadTables reads the catalog (see Backend.ReadTables).
+func (db *DB) ReadTables(ctx context.Context, schemas []string) ([]TableDef, error) {
+	return db.b.ReadTables(ctx, db, schemas)
+}
+
+// SchemaVersion is a number that changes with the schema; ok is false
+// when the engine has none (see Backend.SchemaVersion).
+func (db *DB) SchemaVersion(ctx context.Context) (int64, bool, error) {
+	return db.b.SchemaVersion(ctx, db)
+}
+
+// DataStamp is a token that changes when the data may have; nil when the
+// engine has none (see Backend.DataStamp).
+func (db *DB) DataStamp() any { return db.b.DataStamp() }
+
+// LeftRunning reports how many statements sqlmcp gave up on that the
+// database may still be running (PostgreSQL backends whose connection was
+// closed because they did not stop), and a channel closed at the next
+// change of that number. Such statements still use the database: callers
+// that bound concurrent work count them. It is always 0 on engines that
+// stop every statement they run (SQLite).
+func (db *DB) LeftRunning() (int, <-chan struct{}) {
+	if l, ok := db.b.(LeftRunner); ok {
+		return l.LeftRunning()
 	}
-	return db.sq.Close()
+	return 0, nil
+}
+
+// Warnings are what the operator should know about the database at start
+// (a budget the role cannot set, a SQLite file in rollback-journal mode).
+func (db *DB) Warnings() []Warning {
+	if w, ok := db.b.(Warner); ok {
+		return w.Warnings()
+	}
+	return nil
+}
+
+// WriteAccess reports, in words for a log line, what the role the database
+// is opened as could change if the read-only walls were not there, or nil
+// when it can only read; see the engine's RoleChecker. It is an error on
+// an engine without roles (SQLite, opened read-only).
+func (db *DB) WriteAccess(ctx context.Context) ([]string, error) {
+	if rc, ok := db.b.(RoleChecker); ok {
+		return rc.WriteAccess(ctx, db)
+	}
+	return nil, fmt.Errorf("roles are not a %s matter: the database is opened read-only", db.info.Dialect)
+}
+
+// ReadOnlyRoleSQL returns the statements that create a login role that can
+// only read this database, or "" on an engine without roles.
+func (db *DB) ReadOnlyRoleSQL(role string) string {
+	if rc, ok := db.b.(RoleChecker); ok {
+		return rc.ReadOnlyRoleSQL(role)
+	}
+	return ""
 }
 
 // Query runs one statement the guard accepts and returns its result as
-// JSON-safe cells, cut to maxRows rows (zero means Limits.MaxRows; more
-// than Limits.MaxRowsLimit is an error) and to Limits.MaxBytes, with the cut
+// cells, cut to maxRows rows (zero means Limits.MaxRows; more than
+// Limits.MaxRowsLimit is an error) and to Limits.MaxBytes, with the cut
 // always reported. It returns the guard's *guard.Error for a refused
 // statement, a *TimeoutError when Limits.Timeout stopped it, ctx's error
 // when the caller cancelled, an *UnavailableError when the database could
@@ -149,15 +228,16 @@ func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (
 	b := newBudget(db.limits, maxRows)
 	start := time.Now()
 	// One row past the cap is fetched, to know whether there are more.
-	err := db.run(ctx, sql, args, maxRows+1, func(cols []Column) { res.Columns = cols },
-		func(row []any) bool {
+	st := Statement{SQL: sql, Args: args, Fetch: maxRows + 1, Cut: db.limits.MaxCellBytes}
+	err := db.run(ctx, st, Sink{Columns: func(cols []Column) { res.Columns = cols },
+		Row: func(row []any) bool {
 			cells, ok := b.add(row)
 			if !ok {
 				return false
 			}
 			res.Rows = append(res.Rows, cells)
 			return true
-		})
+		}})
 	res.Elapsed = time.Since(start)
 	if err != nil {
 		return nil, err
@@ -170,18 +250,16 @@ func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (
 }
 
 // Catalog runs one of sqlmcp's own catalog statements through the same
-// guard and returns every row, uncut. SQLite values come as the driver
-// gives them (int64, float64, string, []byte or nil); PostgreSQL values as
-// Query converts them, before any cut (int64, float64, json.Number, bool,
-// json.RawMessage, string, []byte for bytea, []any for arrays, or nil).
-// Arguments are $1, $2... on PostgreSQL. It is for schema reads, not model
-// SQL.
+// guard and returns every row, uncut, as the engine's cells (see
+// Conn.Run): int64, float64, json.Number, bool, json.RawMessage, string,
+// []byte, []any for arrays, or nil. Arguments are $1, $2... on
+// PostgreSQL. It is for schema reads, not model SQL.
 func (db *DB) Catalog(ctx context.Context, sql string, args ...any) ([][]any, error) {
 	var rows [][]any
-	err := db.run(ctx, sql, args, 0, nil, func(row []any) bool {
+	err := db.run(ctx, Statement{SQL: sql, Args: args, Own: true}, Sink{Row: func(row []any) bool {
 		rows = append(rows, row)
 		return true
-	})
+	}})
 	return rows, err
 }
 
@@ -205,44 +283,105 @@ func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("the query ran longer than the %s timeout and was stopped inside the database; %s", e.Timeout, cheaper)
 }
 
-// run is the door: it takes a connection, runs sql through the guard with
-// the timeout set, hands the columns to columns (when not nil) and each row
-// to emit until emit returns false or the rows end. fetch is the most rows
-// the caller can use (zero: all); PostgreSQL transfers no more.
-func (db *DB) run(ctx context.Context, sql string, args []any, fetch int, columns func([]Column), emit func([]any) bool) error {
-	if db.pg != nil {
-		// statement_timeout stops the work inside PostgreSQL; the context
-		// is the backstop, a little later.
-		qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+pgBackstop)
-		defer cancel()
-		err := db.runPostgres(qctx, sql, args, fetch, columns, emit)
-		// A connection closed mid-call may have left its statement running.
-		running := errors.As(err, new(*pgLeftRunning))
-		switch {
-		case err == nil:
-			return nil
-		case ctx.Err() != nil && running:
-			return fmt.Errorf("query cancelled, but the database did not stop the query; it may still be running: %w", ctx.Err())
-		case ctx.Err() != nil:
-			return fmt.Errorf("query cancelled: %w", ctx.Err())
-		case pgNoConnection(err):
-			// No connection was made in time: the server did not answer.
-			return &UnavailableError{Reason: pgReason(db.pg.dsn, err), err: err}
-		case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
-			return &TimeoutError{Timeout: db.limits.Timeout, Running: true}
-		case errors.Is(qctx.Err(), context.DeadlineExceeded), isStatementTimeout(err):
-			return &TimeoutError{Timeout: db.limits.Timeout}
-		}
-		return err
-	}
-	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout)
+// UnavailableError reports a call that failed because the database could
+// not be reached or was restarting, after the retries. The pool connects
+// again on the next call, so a later call works once the database is back.
+type UnavailableError struct {
+	Reason string // what the driver or the server said, without the password
+	Err    error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("the database is unavailable (%s); retrying in the background", e.Reason)
+}
+
+// Unwrap returns the driver's error.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// EngineError is an error the database engine reported about a statement,
+// in the engine's own words.
+type EngineError struct {
+	Message  string // "column \"mail\" does not exist"
+	Code     string // the SQLSTATE, or the engine's own code ("SQLITE_ERROR")
+	Position int    // 1-based character position in the statement; 0 when unknown
+	Detail   string
+	Hint     string // the engine's own hint
+	Err      error
+}
+
+func (e *EngineError) Error() string { return e.Message + " (SQLSTATE " + e.Code + ")" }
+
+// Unwrap returns the driver's error.
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// run is the door: it takes a connection, runs st on it under the
+// timeout, cancels it in the engine when the call's context ends, resets
+// the connection, and tries again on another connection when the
+// connection, not the statement, failed before any row.
+func (db *DB) run(ctx context.Context, st Statement, sink Sink) error {
+	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+db.info.Backstop)
 	defer cancel()
-	err := db.runSQLite(qctx, sql, args, columns, emit)
-	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+	var err error
+	connected := true
+	for attempt := 0; ; attempt++ {
+		began := false
+		row := sink.Row
+		connected, err = db.once(qctx, st, Sink{Columns: sink.Columns, Row: func(r []any) bool {
+			began = true
+			return row(r)
+		}})
+		var ce *ConnError
+		if err == nil || began || qctx.Err() != nil || !errors.As(err, &ce) {
+			break
+		}
+		if attempt >= db.info.Retries {
+			if ce.Unreachable {
+				return &UnavailableError{Reason: ce.Reason, Err: ce.Err}
+			}
+			break
+		}
+		countRetry(ctx)
+	}
+	running := errors.Is(err, ErrLeftRunning)
+	var ce *ConnError
+	if errors.As(err, &ce) {
+		err = ce.Err // the driver's own words, as the engine gave them
+	}
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil && running:
+		return fmt.Errorf("query cancelled, but the database did not stop the query; it may still be running: %w", ctx.Err())
+	case ctx.Err() != nil:
+		return fmt.Errorf("query cancelled: %w", ctx.Err())
+	case ce != nil && !connected:
+		// No connection was made in time: the server did not answer.
+		return &UnavailableError{Reason: ce.Reason, Err: err}
+	case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
+		return &TimeoutError{Timeout: db.limits.Timeout, Running: true}
+	case errors.Is(qctx.Err(), context.DeadlineExceeded):
 		return &TimeoutError{Timeout: db.limits.Timeout}
 	}
-	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("query cancelled: %w", ctx.Err())
-	}
 	return err
+}
+
+// once runs st on one connection: Acquire, Run with Cancel armed on ctx,
+// Release. connected is false when no connection could be had.
+func (db *DB) once(ctx context.Context, st Statement, sink Sink) (connected bool, err error) {
+	conn, err := db.b.Acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	done := make(chan struct{})
+	unwatch := context.AfterFunc(ctx, func() {
+		conn.Cancel()
+		close(done)
+	})
+	err = conn.Run(ctx, st, sink)
+	// A cancel under way finishes before the connection is reset, so it
+	// cannot reach a later statement.
+	if !unwatch() {
+		<-done
+	}
+	return true, conn.Release(err)
 }

@@ -151,16 +151,20 @@ func TestOpenErrors(t *testing.T) {
 		{dir, "is a directory"},
 		{"file:" + dir + "/x.db?mode=rw", `parameter "mode" is not supported`},
 		{"", "no database given"},
+		// A URL no engine reads names the engines there are and the
+		// forms --db takes.
+		{"mysql://root:pw@127.0.0.1:3306/test", "--db mysql://root@127.0.0.1:3306/test is not a mysql:// URL, which no engine of this build reads: this build serves postgres, sqlite; --db takes:\n  postgres://USER"},
+		{"redis://127.0.0.1:6379", "PATH, sqlite:PATH or file:PATH?mode=ro"},
 	}
 	for _, tt := range tests {
-		_, err := source.Open(t.Context(), tt.dsn, nil)
+		_, err := source.Open(t.Context(), tt.dsn, dbtest.Options(nil))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Open(%q) = %v, want %q", tt.dsn, err, tt.want)
 		}
 	}
 	path := dbtest.SQLiteFile(t)
 	for _, dsn := range []string{"sqlite:" + path, "sqlite://" + path, "file:" + path, "file:" + path + "?mode=ro"} {
-		db, err := source.Open(t.Context(), dsn, nil)
+		db, err := source.Open(t.Context(), dsn, dbtest.Options(nil))
 		if err != nil {
 			t.Errorf("Open(%q): %v", dsn, err)
 			continue

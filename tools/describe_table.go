@@ -36,6 +36,8 @@ type describeTableOut struct {
 	ReferencedBy  []schema.ForeignKey `json:"referenced_by"`
 	Indexes       []schema.Index      `json:"indexes"`
 	Broken        string              `json:"broken,omitempty" jsonschema:"why it cannot be read"`
+
+	display func(string) string // a table's name as SQL writes it
 }
 
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
@@ -44,7 +46,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		return describeTableOut{}, err
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
-		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken}
+		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: t.Broken, display: s.cat.Display}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	if n, exact, ok := s.cat.RowCount(cctx, t); ok {
@@ -57,7 +59,7 @@ func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)
 
 func (o describeTableOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, displayName(o.Name), rowsText(o.Rows, o.RowsEstimated))
+	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, o.display(o.Name), rowsText(o.Rows, o.RowsEstimated))
 	if o.Description != "" {
 		fmt.Fprintf(&b, ": %s", o.Description)
 	}
@@ -94,8 +96,8 @@ func (o describeTableOut) text() string {
 		}
 		fmt.Fprintf(&b, "%s:\n", title)
 		for _, k := range ks {
-			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", displayName(k.Table), quoteAll(k.Columns),
-				displayName(k.RefTable), quoteAll(k.RefColumns))
+			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", o.display(k.Table), quoteAll(k.Columns),
+				o.display(k.RefTable), quoteAll(k.RefColumns))
 		}
 	}
 	keys("foreign keys", o.ForeignKeys)

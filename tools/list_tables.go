@@ -34,6 +34,8 @@ type listTablesOut struct {
 	Names     []string       `json:"names,omitempty"`
 	Total     int            `json:"total"`
 	Truncated bool           `json:"truncated"`
+
+	display func(string) string // a table's name as SQL writes it
 }
 
 type tableSummary struct {
@@ -77,7 +79,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 		}
 		tables = kept
 	}
-	out := listTablesOut{Total: len(tables), Truncated: len(tables) > limit}
+	out := listTablesOut{Total: len(tables), Truncated: len(tables) > limit, display: s.cat.Display}
 	tables = tables[:min(len(tables), limit)]
 	if in.NamesOnly {
 		out.Names = make([]string, len(tables))
@@ -111,10 +113,10 @@ func (o listTablesOut) text() string {
 		fmt.Fprintf(&b, "%d tables and views:\n", shown)
 	}
 	for _, n := range o.Names {
-		fmt.Fprintf(&b, "- %s\n", displayName(n))
+		fmt.Fprintf(&b, "- %s\n", o.display(n))
 	}
 	for _, t := range o.Tables {
-		fmt.Fprintf(&b, "- %s (%s, %s, %s)", displayName(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
+		fmt.Fprintf(&b, "- %s (%s, %s, %s)", o.display(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
 		if t.Description != "" {
 			fmt.Fprintf(&b, ": %s", t.Description)
 		}
@@ -135,15 +137,6 @@ func rowsText(n *int64, estimated bool) string {
 		return fmt.Sprintf("about %d rows (estimate)", *n)
 	}
 	return plural(*n, "row")
-}
-
-// displayName writes a table name, bare or schema.table, as SQL may
-// write it.
-func displayName(name string) string {
-	if i := strings.IndexByte(name, '.'); i >= 0 {
-		return schema.IdentifierQuote(name[:i]) + "." + schema.IdentifierQuote(name[i+1:])
-	}
-	return schema.IdentifierQuote(name)
 }
 
 func plural(n int64, word string) string { return pluralWord(int(n), word, word+"s") }

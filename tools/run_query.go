@@ -51,6 +51,13 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 	if err != nil {
 		return runQueryOut{}, s.modelError(ctx, in.SQL, err)
 	}
+	// JSON readers decode numbers as doubles: the digits a double would
+	// change are sent as text.
+	for _, r := range res.Rows {
+		for i, v := range r {
+			r[i] = source.JSONSafe(v)
+		}
+	}
 	return runQueryOut{
 		Columns:     res.Columns,
 		Rows:        res.Rows,

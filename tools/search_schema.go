@@ -28,6 +28,8 @@ func (in searchSchemaIn) audit(e *zerolog.Event) { e.Str("query", in.Query) }
 type searchSchemaOut struct {
 	Query   string         `json:"query"`
 	Matches []schema.Match `json:"matches"`
+
+	display func(string) string // a table's name as SQL writes it
 }
 
 func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSchemaOut, error) {
@@ -42,7 +44,7 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	if err != nil {
 		return searchSchemaOut{}, s.modelError(ctx, "", err)
 	}
-	return searchSchemaOut{Query: in.Query, Matches: matches}, nil
+	return searchSchemaOut{Query: in.Query, Matches: matches, display: s.cat.Display}, nil
 }
 
 func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Matches)) }
@@ -55,9 +57,9 @@ func (o searchSchemaOut) text() string {
 	fmt.Fprintf(&b, "%s for %q, best first:\n", pluralWord(len(o.Matches), "match", "matches"), o.Query)
 	for _, m := range o.Matches {
 		if m.Column == "" {
-			fmt.Fprintf(&b, "- table %s", displayName(m.Table))
+			fmt.Fprintf(&b, "- table %s", o.display(m.Table))
 		} else {
-			fmt.Fprintf(&b, "- %s.%s %s", displayName(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
+			fmt.Fprintf(&b, "- %s.%s %s", o.display(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
 		}
 		fmt.Fprintf(&b, " [matched %s]", strings.Join(m.Matched, ", "))
 		if m.Value != "" {

@@ -297,7 +297,7 @@ func (s *server) engineHint(ctx context.Context, sql, msg string) string {
 				if len(schema.Closest(name, []string{c.Name}, 1)) == 0 && !(here && strings.Contains(strings.ToLower(name), strings.ToLower(c.Name))) {
 					continue
 				}
-				col := displayName(t.Name) + "." + schema.IdentifierQuote(c.Name)
+				col := t.Display() + "." + schema.IdentifierQuote(c.Name)
 				if here {
 					mine = append(mine, col)
 				} else {

@@ -38,6 +38,8 @@ import (
 	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/builtin"
+	"github.com/sqlmcp/sqlmcp/source/postgres"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -237,8 +239,8 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
 	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
-	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", source.DefaultPostgresWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
-	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", source.DefaultPostgresTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
+	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", postgres.DefaultWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
+	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", postgres.DefaultTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
 	fs.StringVar(&cfg.http, "http", "", "serve MCP over streamable HTTP at /mcp on this host:port, usually 127.0.0.1:8080, instead of stdio (SQLMCP_HTTP)")
 	fs.StringVar(&cfg.authTokenFile, "auth-token-file", "", "HTTP: a file of bearer tokens clients must send, one per line; blank lines and # comments are skipped (SQLMCP_AUTH_TOKEN_FILE)")
 	fs.StringVar(&cfg.authTokens, "auth-tokens", "", "HTTP: bearer tokens, comma-separated; prefer the environment variable or --auth-token-file, since a flag's value shows in ps (SQLMCP_AUTH_TOKENS)")
@@ -360,7 +362,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	// Room for every allowed call plus the catalog and /readyz.
 	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2),
 		AllowExtensions: splitList(cfg.allowExt), AllowFunctions: splitList(cfg.allowFunc),
-		PostgresWorkMem: cfg.pgWorkMem, PostgresTempFileLimit: cfg.pgTempFileLimit})
+		Engines: builtin.Engines(&postgres.Engine{WorkMem: cfg.pgWorkMem, TempFileLimit: cfg.pgTempFileLimit})})
 	if err != nil {
 		return usageError{err}
 	}
@@ -382,17 +384,11 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if err := checkRole(ctx, db, cfg.requireRO, log); err != nil {
 		return err
 	}
-	if w := db.BudgetWarning(); w != "" {
-		log.Warn().Str("event", "budget").Msg(w)
-	}
-	if w := db.JournalWarning(); w != "" {
-		log.Warn().Str("event", "journal").Msg(w)
+	for _, w := range db.Warnings() {
+		log.Warn().Str("event", w.Event).Msg(w.Message)
 	}
 	limits := db.Limits()
-	layers := []string{"sqlite compiler and authorizer: one read-only statement", "engine: read-only open, query_only, no ATTACH"}
-	if db.Dialect() == sqlmcp.Postgres {
-		layers = []string{"postgresql parser (pg_query): one SELECT, safe functions only", "engine: READ ONLY transaction, extended protocol, rolled back"}
-	}
+	layers := db.Guard()
 	start := func() *zerolog.Event {
 		return log.Info().Str("event", "start").Str("version", buildVersion()).
 			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
@@ -437,7 +433,7 @@ func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Log
 		log.Info().Str("event", "role").Str("role", "read-only").Send()
 		return nil
 	}
-	fix := source.ReadOnlyRoleSQL("sqlmcp_ro", db.DatabaseName())
+	fix := db.ReadOnlyRoleSQL("sqlmcp_ro")
 	if require {
 		return usagef("--require-readonly-role: the role could write (%s); connect as a read-only role, e.g. one made by:\n%s",
 			strings.Join(found, "; "), fix)

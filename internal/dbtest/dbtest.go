@@ -19,6 +19,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // the writable driver that builds fixtures
 
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/builtin"
 )
 
 // Root is the repository's root directory.
@@ -56,15 +57,29 @@ func SQLite(t testing.TB, opts *source.Options) *source.DB {
 	return Open(t, SQLiteFile(t), opts)
 }
 
-// Open opens dsn through source and closes it when the test ends.
+// Open opens dsn through source and closes it when the test ends. With
+// opts.Engines empty, the built-in engines open it.
 func Open(t testing.TB, dsn string, opts *source.Options) *source.DB {
 	t.Helper()
-	db, err := source.Open(t.Context(), dsn, opts)
+	db, err := source.Open(t.Context(), dsn, Options(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// Options returns a copy of opts (nil: the defaults) whose Engines are
+// the built-in ones when it names none.
+func Options(opts *source.Options) *source.Options {
+	o := source.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if len(o.Engines) == 0 {
+		o.Engines = builtin.Engines(nil)
+	}
+	return &o
 }
 
 // Expand returns c's SQL with {{dir}} replaced by dir.

@@ -1,0 +1,363 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+)
+
+// pgCatalog is what the guard judges functions, operators and types by:
+// every function each name can reach, with its volatility and where it
+// comes from (built in, an extension, the database itself). It is
+// read-only once built, so safe for concurrent use.
+type pgCatalog struct {
+	funcs, ops       map[[2]string][]guard.PostgresFunction // schema and name
+	anyFuncs, anyOps map[string][]guard.PostgresFunction    // name, in a schema of the search path
+	types            map[[2]string]guard.PostgresType
+	anyTypes         map[string]guard.PostgresType // name, in a schema of the search path
+	extensions       map[string]bool               // installed
+	version          int
+	// verdicts remembers the statements the guard accepted under this
+	// catalog; a reloaded catalog starts with none.
+	verdicts verdictCache
+}
+
+// bootstrapCatalog knows only the operators, types and version the catalog
+// reads themselves use, so the guard can judge them before the catalog is
+// loaded.
+var bootstrapCatalog = newPGCatalog([][]any{
+	{"o", "pg_catalog", "=", "pg_catalog", "int4eq", "i", ""},
+	{"o", "pg_catalog", "<", "pg_catalog", "int4lt", "i", ""},
+	{"o", "pg_catalog", "<>", "pg_catalog", "int4ne", "i", ""},
+	{"o", "pg_catalog", ">=", "pg_catalog", "int4ge", "i", ""},
+	{"o", "pg_catalog", ">", "pg_catalog", "int4gt", "i", ""},
+	{"t", "pg_catalog", "text", "", "", "i", ""},
+	{"t", "pg_catalog", "int4", "", "", "i", ""},
+	{"t", "pg_catalog", "oid", "", "", "i", ""},
+	{"f", "pg_catalog", "unnest", "pg_catalog", "unnest", "i", ""},
+	{"f", "pg_catalog", "current_schemas", "pg_catalog", "current_schemas", "s", ""},
+	{"f", "pg_catalog", "pg_get_constraintdef", "pg_catalog", "pg_get_constraintdef", "s", ""},
+	{"p", "", "pg_catalog", "", "", "i", ""},
+	{"v", "", "0", "", "", "i", ""},
+}, nil)
+
+// pgAllow is what the operator allows beyond the built-in and vetted
+// functions: whole extensions, and functions by schema and name.
+type pgAllow struct {
+	extensions []string
+	functions  []string // "schema.name"
+}
+
+// newPGCatalog builds the catalog from pgCatalogSQL's rows, marking what
+// allow names as allowed.
+func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
+	c := &pgCatalog{
+		funcs: map[[2]string][]guard.PostgresFunction{}, ops: map[[2]string][]guard.PostgresFunction{},
+		anyFuncs: map[string][]guard.PostgresFunction{}, anyOps: map[string][]guard.PostgresFunction{},
+		types: map[[2]string]guard.PostgresType{}, extensions: map[string]bool{},
+	}
+	if allow == nil {
+		allow = &pgAllow{}
+	}
+	bases := map[[2]string][2]string{}
+	calls := map[[2]string][]guard.PostgresFunction{} // a type's, by schema and name
+	checks := map[[2]string][]string{}                // a domain's CHECK constraints
+	members := map[[2]string][][2]string{}            // an array's element, a composite's fields, a range's subtype
+	path := map[string]bool{}
+	for _, r := range rows {
+		if k, _ := r[0].(string); k == "p" {
+			s, _ := r[2].(string)
+			path[s] = true
+		}
+	}
+	for _, r := range rows {
+		s := make([]string, len(r))
+		for i, v := range r {
+			s[i], _ = v.(string)
+		}
+		kind, key := s[0], [2]string{s[1], s[2]}
+		f := guard.PostgresFunction{Schema: s[3], Name: s[4], Volatility: firstByte(r[5]), Origin: s[6]}
+		f.Named = slices.Contains(allow.functions, f.Schema+"."+f.Name)
+		f.Allowed = f.Named || slices.Contains(allow.extensions, f.Origin)
+		switch kind {
+		case "f":
+			c.funcs[key] = append(c.funcs[key], f)
+			if path[key[0]] {
+				c.anyFuncs[key[1]] = append(c.anyFuncs[key[1]], f)
+			}
+		case "o":
+			c.ops[key] = append(c.ops[key], f)
+			if path[key[0]] {
+				c.anyOps[key[1]] = append(c.anyOps[key[1]], f)
+			}
+		case "t":
+			c.types[key] = guard.PostgresType{Origin: f.Origin, Allowed: slices.Contains(allow.extensions, f.Origin)}
+			if f.Name != "" {
+				bases[key] = [2]string{f.Schema, f.Name}
+			}
+		case "T":
+			calls[key] = append(calls[key], f)
+		case "M":
+			members[key] = append(members[key], [2]string{s[3], s[4]})
+		case "K":
+			checks[key] = append(checks[key], s[4])
+		case "e":
+			c.extensions[key[1]] = true
+		case "v":
+			c.version, _ = strconv.Atoi(key[1])
+		}
+	}
+	for key, t := range c.types {
+		t.Calls, t.Checks = calls[key], checks[key]
+		c.types[key] = t
+	}
+	// Making a value of a type makes values of the types it is built on:
+	// a domain's base types (their CHECKs run too), an array's element, a
+	// composite's fields, a range's subtype. Fold them in, so the guard
+	// judges one list.
+	for key, b := range bases {
+		members[key] = append(members[key], b)
+	}
+	folded := map[[2]string]guard.PostgresType{}
+	for key, t := range c.types {
+		seen := map[[2]string]bool{key: true}
+		queue := slices.Clone(members[key])
+		for len(queue) > 0 {
+			m := queue[0]
+			queue = queue[1:]
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			queue = append(queue, members[m]...)
+			mt := c.types[m]
+			t.Calls = append(slices.Clip(t.Calls), mt.Calls...)
+			t.Checks = append(slices.Clip(t.Checks), mt.Checks...)
+			if !worse(t, guard.PostgresType{Origin: "-"}) && worse(mt, guard.PostgresType{Origin: "-"}) {
+				t.Origin, t.Allowed = mt.Origin, mt.Allowed
+			}
+		}
+		folded[key] = t
+	}
+	c.types = folded
+	// A type named without a schema may be any of the types of that name:
+	// the guard judges them as one, everything any of them calls.
+	c.anyTypes = map[string]guard.PostgresType{}
+	for key, t := range c.types {
+		if !path[key[0]] {
+			continue
+		}
+		at, ok := c.anyTypes[key[1]]
+		if !ok {
+			c.anyTypes[key[1]] = t
+			continue
+		}
+		at.Calls = append(slices.Clip(at.Calls), t.Calls...)
+		at.Checks = append(slices.Clip(at.Checks), t.Checks...)
+		if worse(t, at) {
+			at.Origin, at.Allowed = t.Origin, t.Allowed
+		}
+		c.anyTypes[key[1]] = at
+	}
+	return c
+}
+
+// worse reports whether a's origin is judged more strictly than b's: an
+// extension not allowed over anything else.
+func worse(a, b guard.PostgresType) bool {
+	ext := func(t guard.PostgresType) bool {
+		return t.Origin != "" && t.Origin != guard.OriginUser && !t.Allowed
+	}
+	return ext(a) && !ext(b)
+}
+
+// Functions returns the functions schema.name can reach; schema "" means
+// any schema of the search path.
+func (c *pgCatalog) Functions(schema, name string) []guard.PostgresFunction {
+	if schema == "" {
+		return c.anyFuncs[name]
+	}
+	return c.funcs[[2]string{schema, name}]
+}
+
+// Operators returns the functions behind operator schema.name; schema ""
+// means any schema of the search path.
+func (c *pgCatalog) Operators(schema, name string) []guard.PostgresFunction {
+	if schema == "" {
+		return c.anyOps[name]
+	}
+	return c.ops[[2]string{schema, name}]
+}
+
+// Type returns what making a value of schema.name can call.
+func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
+	if schema == "" {
+		t, ok := c.anyTypes[name]
+		return t, ok
+	}
+	t, ok := c.types[[2]string{schema, name}]
+	return t, ok
+}
+
+// ServerVersion is the server's server_version_num.
+func (c *pgCatalog) ServerVersion() int { return c.version }
+
+// pgCatalogSQL reads, for the guard, every function (its volatility and
+// origin: ” built in, an extension's name, '-' the database's own), the
+// functions behind every operator (its own and its selectivity
+// estimators), every type with its base type, and what making a value of a
+// type may call that is not built in: input functions, domain CHECK
+// constraints (every function they use, built in or not, directly or
+// through an operator; built-in ones are not in pg_depend, so the CHECK's
+// own text too, for the guard to read), range support functions, and the functions of
+// casts that involve a type or function not built in, kept with the cast's
+// target, or with its source when only the source is not built in (a cast
+// from a user's type to int must not make every int suspect). Then the installed
+// extensions, the schemas of the search path (a name without a schema
+// can reach only those: search_path cannot change, since SET and
+// set_config are refused) and the server's version. Objects made by initdb have OIDs
+// below 16384 (FirstNormalObjectId); an extension's are recorded in
+// pg_depend with deptype 'e'. The statement names catalogs by their fixed
+// OIDs (pg_proc 1255, pg_type 1247, pg_constraint 2606, pg_operator 2617)
+// and uses only functions the bootstrap catalog knows.
+const pgCatalogSQL = `WITH r AS (
+	SELECT p.oid, n.nspname, p.proname, p.provolatile,
+		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin
+	FROM pg_catalog.pg_proc p
+	JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1255 AND d.objid = p.oid AND d.deptype = 'e'
+	LEFT JOIN pg_catalog.pg_extension x ON x.oid = d.refobjid
+), t AS (
+	SELECT ty.oid, n.nspname, ty.typname, ty.typbasetype, ty.typinput, ty.typreceive, ty.typelem, ty.typrelid,
+		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN ty.oid < 16384 THEN '' ELSE '-' END AS origin
+	FROM pg_catalog.pg_type ty
+	JOIN pg_catalog.pg_namespace n ON n.oid = ty.typnamespace
+	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1247 AND d.objid = ty.oid AND d.deptype = 'e'
+	LEFT JOIN pg_catalog.pg_extension x ON x.oid = d.refobjid
+)
+SELECT 'f', nspname, proname, nspname, proname, provolatile, origin FROM r
+UNION ALL
+SELECT 'o', n.nspname, o.oprname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_operator o
+JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
+CROSS JOIN LATERAL (VALUES (o.oprcode), (o.oprrest), (o.oprjoin)) AS f (oid)
+JOIN r ON r.oid = f.oid
+UNION ALL
+SELECT 't', t.nspname, t.typname, coalesce(b.nspname, ''), coalesce(b.typname, ''), 'i', t.origin
+FROM t LEFT JOIN t AS b ON b.oid = t.typbasetype
+UNION ALL
+SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM t
+CROSS JOIN LATERAL (VALUES (t.typinput), (t.typreceive)) AS f (oid)
+JOIN r ON r.oid = f.oid
+WHERE r.origin <> ''
+UNION ALL
+SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_constraint c
+JOIN t ON t.oid = c.contypid
+JOIN pg_catalog.pg_depend d ON d.classid = 2606 AND d.objid = c.oid
+LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 2617 AND o.oid = d.refobjid
+JOIN r ON r.oid = CASE WHEN d.refclassid = 1255 THEN d.refobjid ELSE o.oprcode END
+UNION ALL
+SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
+FROM t JOIN t AS m ON m.oid = t.typelem
+WHERE t.typelem >= 16384
+UNION ALL
+SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
+FROM pg_catalog.pg_attribute a
+JOIN t ON t.typrelid = a.attrelid
+JOIN t AS m ON m.oid = a.atttypid
+WHERE a.atttypid >= 16384 AND a.attnum > 0 AND NOT a.attisdropped
+UNION ALL
+SELECT 'M', t.nspname, t.typname, m.nspname, m.typname, 'i', ''
+FROM pg_catalog.pg_range g JOIN t ON t.oid = g.rngtypid JOIN t AS m ON m.oid = g.rngsubtype
+WHERE g.rngsubtype >= 16384
+UNION ALL
+SELECT 'K', t.nspname, t.typname, '', pg_get_constraintdef(c.oid), 'i', ''
+FROM pg_catalog.pg_constraint c JOIN t ON t.oid = c.contypid
+WHERE c.contype = 'c'
+UNION ALL
+SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_range g
+JOIN t ON t.oid = g.rngtypid
+CROSS JOIN LATERAL (VALUES (g.rngcanonical), (g.rngsubdiff)) AS f (oid)
+JOIN r ON r.oid = f.oid
+UNION ALL
+SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_cast c
+JOIN r ON r.oid = c.castfunc
+CROSS JOIN LATERAL (SELECT c.casttarget WHERE c.casttarget >= 16384 OR c.castsource < 16384
+	UNION ALL SELECT c.castsource WHERE c.castsource >= 16384) AS e (oid)
+JOIN t ON t.oid = e.oid
+WHERE r.origin <> '' OR c.castsource >= 16384 OR c.casttarget >= 16384
+UNION ALL
+SELECT 'e', '', extname, '', '', 'i', '' FROM pg_catalog.pg_extension
+UNION ALL
+SELECT 'p', '', s, '', '', 'i', '' FROM unnest(current_schemas(true)) AS s
+UNION ALL
+SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'`
+
+// loadCatalog reads the catalog afresh, judged by the bootstrap catalog,
+// and puts it in place.
+func (p *backend) loadCatalog(ctx context.Context) error {
+	rows, err := p.ownRows(ctx, pgCatalogSQL, bootstrapCatalog)
+	if err != nil {
+		return fmt.Errorf("reading the function catalog: %w", err)
+	}
+	p.cat.Store(newPGCatalog(rows, &p.allow))
+	return nil
+}
+
+// checkAllow refuses, at start, what the operator allowed but cannot be:
+// an extension that is not installed, a function that does not exist or
+// is not written schema.name, and a function that runs SQL text or
+// reaches outside the session, which nothing can allow.
+func (c *pgCatalog) checkAllow(allow *pgAllow) error {
+	for _, x := range allow.extensions {
+		if !c.extensions[x] {
+			return fmt.Errorf("--allow-extension %s: no such extension is installed in this database", x)
+		}
+	}
+	for _, f := range allow.functions {
+		schema, name, ok := strings.Cut(f, ".")
+		if !ok || schema == "" || name == "" {
+			return fmt.Errorf("--allow-function %s: name the function as schema.name", f)
+		}
+		if hint, never := guard.NeverAllowed(name); never {
+			return fmt.Errorf("--allow-function %s: this function can never be allowed (%s)", f, hint)
+		}
+		if len(c.funcs[[2]string{schema, name}]) == 0 {
+			return fmt.Errorf("--allow-function %s: no such function in this database", f)
+		}
+	}
+	return nil
+}
+
+// recordMisses notes whether the guard asked about a name the catalog
+// does not hold.
+type recordMisses struct {
+	guard.PostgresCatalog
+	missed bool
+}
+
+func (r *recordMisses) Functions(schema, name string) []guard.PostgresFunction {
+	fns := r.PostgresCatalog.Functions(schema, name)
+	r.missed = r.missed || len(fns) == 0
+	return fns
+}
+
+func (r *recordMisses) Operators(schema, name string) []guard.PostgresFunction {
+	fns := r.PostgresCatalog.Operators(schema, name)
+	r.missed = r.missed || len(fns) == 0
+	return fns
+}
+
+func (r *recordMisses) Type(schema, name string) (guard.PostgresType, bool) {
+	t, ok := r.PostgresCatalog.Type(schema, name)
+	r.missed = r.missed || !ok
+	return t, ok
+}

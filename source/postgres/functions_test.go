@@ -1,0 +1,216 @@
+package postgres_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// pgHostileSetup installs the extensions whose functions run SQL given as
+// text or reach outside the session, and user objects that each reach a
+// lock, a write or a file by a route the guard cannot read in the text:
+// labels that lie, operators, domain checks, casts, look-alikes of
+// SQL/JSON syntax and of built-ins. Each leaves a trace the test looks for
+// from another session: an advisory lock, a row in victim, a file.
+const pgHostileSetup = `
+CREATE EXTENSION tablefunc; CREATE EXTENSION xml2; CREATE EXTENSION dblink; CREATE EXTENSION adminpack;
+CREATE EXTENSION pg_trgm;
+CREATE TABLE victim (id int);
+CREATE TABLE pairs (r text, c text, v text); INSERT INTO pairs VALUES ('r', 'c', 'v');
+CREATE TABLE tree (id text, parent text); INSERT INTO tree VALUES ('a', NULL), ('b', 'a');
+CREATE FUNCTION lock_immutable(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock($1); RETURN $1; END$$;
+CREATE FUNCTION lock_stable(int) RETURNS int STABLE LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock($1); RETURN $1; END$$;
+CREATE FUNCTION write_immutable() RETURNS text IMMUTABLE LANGUAGE sql AS
+  $$SELECT dblink_exec('dbname=' || current_database(), 'INSERT INTO victim VALUES (1)')$$;
+CREATE FUNCTION lock_op(int, int) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock($1); RETURN true; END$$;
+CREATE OPERATOR ==> (FUNCTION = lock_op, LEFTARG = int, RIGHTARG = int);
+CREATE FUNCTION lock_check(text) RETURNS bool LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4501); RETURN true; END$$;
+CREATE DOMAIN locked_text AS text CHECK (lock_check(VALUE));
+CREATE DOMAIN locked_deeper AS locked_text;
+CREATE TYPE holder AS (a int, b locked_text);
+CREATE TABLE holders (h holder, l locked_text);
+CREATE DOMAIN checked_builtin AS bigint CHECK (pg_advisory_lock(VALUE) IS NOT NULL);
+CREATE TYPE feeling AS ENUM ('sad', 'happy');
+CREATE TYPE colour AS ENUM ('red', 'blue');
+CREATE DOMAIN small_positive AS int CHECK (VALUE > 0 AND length(VALUE::text) < 10);
+CREATE FUNCTION feeling_to_int(feeling) RETURNS int LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4502); RETURN 1; END$$;
+CREATE CAST (feeling AS int) WITH FUNCTION feeling_to_int(feeling);
+CREATE FUNCTION json_value(text, text) RETURNS text LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4503); RETURN $1; END$$;
+CREATE FUNCTION json_scalar(int) RETURNS text LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4504); RETURN ''; END$$;
+CREATE FUNCTION json_object(int) RETURNS text LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4505); RETURN ''; END$$;
+CREATE FUNCTION json(text) RETURNS text LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4506); RETURN ''; END$$;
+CREATE FUNCTION upper(int) RETURNS text LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4507); RETURN ''; END$$;
+CREATE FUNCTION twice(int) RETURNS int IMMUTABLE LANGUAGE sql AS 'SELECT $1 * 2';
+CREATE SCHEMA hidden;
+CREATE FUNCTION hidden.lower(int) RETURNS text LANGUAGE sql AS 'SELECT ''x''';
+`
+
+// pgHostileRoutes are statements that reached a lock, a write, a file or
+// other session state through a function the text does not show, on
+// PostgreSQL 15 with the guard and the READ ONLY transaction in place. Each
+// must now be refused before it runs. {{tmp}} is a fresh directory.
+var pgHostileRoutes = []struct{ name, sql string }{
+	{"crosstab(text)", `SELECT * FROM crosstab($$SELECT 'r'::text, 'c'::text, pg_advisory_lock(4300)::text$$) AS ct(row_name text, v text)`},
+	{"crosstab(text, text)", `SELECT * FROM crosstab($$SELECT r, c, v FROM pairs$$, $$SELECT pg_advisory_lock(4301)::text$$) AS ct(r text, v text)`},
+	{"crosstab2", `SELECT * FROM crosstab2($$SELECT r, c, pg_advisory_lock(4302)::text FROM pairs$$)`},
+	{"crosstab3 qualified", `SELECT * FROM public.crosstab3($$SELECT r, c, pg_advisory_lock(4303)::text FROM pairs$$)`},
+	{"CROSSTAB4 upper case, quoted", `SELECT * FROM "crosstab4"($$SELECT r, c, pg_advisory_lock(4304)::text FROM pairs$$)`},
+	{"connectby", `SELECT * FROM connectby('tree', 'id', 'parent', 'a', 0) AS t(id text, parent text, level int) WHERE pg_advisory_lock(4305) IS NULL`},
+	{"connectby with a lock in its table text", `SELECT * FROM connectby('(SELECT id, parent FROM tree WHERE pg_advisory_lock(4306) IS NOT NULL) AS x', 'id', 'parent', 'a', 0) AS t(id text, parent text, level int)`},
+	{"xpath_table", `SELECT * FROM xpath_table('id', 'parent', '(SELECT id, ''<a/>'' AS parent FROM tree WHERE pg_advisory_lock(4307) IS NOT NULL) AS x', '/a', 'true') AS t(id text, v text)`},
+	{"xml2 not vetted", `SELECT xpath_string('<a>1</a>', '/a')`},
+	{"tablefunc not vetted", `SELECT * FROM normal_rand(1, 0, 1)`},
+	{"adminpack writes a file", `SELECT pg_file_write('{{tmp}}/written', 'x', false)`},
+	{"dblink_exec", `SELECT dblink_exec('dbname=' || current_database(), 'INSERT INTO victim VALUES (1)')`},
+	{"query_to_xml", `SELECT query_to_xml('SELECT pg_advisory_lock(4308)', true, false, '')`},
+	{"table_to_xml", `SELECT table_to_xml('victim', true, false, '')`},
+	{"ts_stat", `SELECT * FROM ts_stat('SELECT to_tsvector(pg_advisory_lock(4309)::text)')`},
+	{"ts_rewrite with a query", `SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery WHERE pg_advisory_lock(4310) IS NOT NULL')`},
+	{"IMMUTABLE label on a lock", `SELECT lock_immutable(4311)`},
+	{"STABLE label on a lock", `SELECT lock_stable(4312)`},
+	{"IMMUTABLE label on a write", `SELECT write_immutable()`},
+	{"attribute notation", `SELECT (4313).lock_stable`},
+	{"operator over a lock", `SELECT 4314 ==> 1`},
+	{"OPERATOR() qualified", `SELECT 4315 OPERATOR(public.==>) 1`},
+	{"domain CHECK through a cast", `SELECT 'x'::locked_text`},
+	{"domain over a checked domain", `SELECT CAST('x' AS locked_deeper)`},
+	{"domain CHECK with a built-in lock", `SELECT 4316::checked_builtin`},
+	{"domain in a typed literal", `SELECT locked_text 'x'`},
+	{"domain array", `SELECT '{x}'::locked_text[]`},
+	{"domain array type by name", `SELECT '{x}'::_locked_text`},
+	{"domain inside a composite", `SELECT '(1,x)'::holder`},
+	{"domain inside a table's row type", `SELECT jsonb_populate_record(NULL::holders, '{"l": "x"}')`},
+	{"cast through a user function", `SELECT 'sad'::feeling::int`},
+	{"a type whose cast runs a user function", `SELECT 'sad'::feeling`},
+	{"json_value on 15 is a call", `SELECT json_value('{"a": 1}', '$.a')`},
+	{"json_scalar on 15 is a call", `SELECT json_scalar(1)`},
+	{"json_object(1) reaches the user's overload", `SELECT json_object(1)`},
+	{"json(...) on 15 is a call", `SELECT json('{}')`},
+	{"a built-in's name, a user's overload", `SELECT upper(4317)`},
+	// Without the arguments' types the guard cannot tell which overload the
+	// server picks, so a name a user has overloaded is refused, with a hint
+	// to qualify the built-in.
+	{"a built-in's name, overloaded, called with text", `SELECT upper('x')`},
+	{"user function in a subquery", `SELECT * FROM (SELECT twice(id) FROM victim) s`},
+}
+
+// pgAllowedRoutes still run with the hostile objects installed.
+var pgAllowedRoutes = []string{
+	`SELECT lower('Y'), length('abc')`,
+	`SELECT pg_catalog.upper('x'), "pg_catalog".upper('y')`,
+	`SELECT similarity('word', 'words'), 'word' % 'words'`,
+	`SELECT 'red'::colour, 'blue'::colour > 'red'::colour, 5::small_positive`,
+	`SELECT jsonb_build_object('a', 1) ->> 'a', '{"a": [1, 2]}'::jsonb @> '{"a": [1]}'`,
+	`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY g), to_char(now(), 'YYYY') FROM generate_series(1, 10) g`,
+	`SELECT date_trunc('month', now()), regexp_replace('abc', 'b', 'x'), row_number() OVER ()`,
+	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
+	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
+}
+
+// TestPostgresFunctionsByWhatTheyAre: every route above is refused, as a
+// superuser and as a SELECT-only role, and nothing of theirs is left on the
+// server: no advisory lock, no row in victim, no file, no replication slot.
+func TestPostgresFunctionsByWhatTheyAre(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, pgHostileSetup)
+	_, roleDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN;
+		GRANT SELECT ON ALL TABLES IN SCHEMA public TO {{role}}; GRANT USAGE ON SCHEMA hidden TO {{role}}`)
+	admin := dbtest.PostgresConn(t, dsn)
+	tmp := t.TempDir()
+	os.Chmod(tmp, 0o777)
+	for _, who := range []struct{ name, dsn string }{{"superuser", dsn}, {"select-only role", roleDSN}} {
+		t.Run(who.name, func(t *testing.T) {
+			db := dbtest.Open(t, who.dsn, &source.Options{AllowFunctions: []string{"hidden.lower"}})
+			for _, r := range pgHostileRoutes {
+				sql := strings.ReplaceAll(r.sql, "{{tmp}}", tmp)
+				_, err := db.Query(t.Context(), sql, 0)
+				var ge *guard.Error
+				if !errors.As(err, &ge) {
+					t.Errorf("%s: got %v, want the guard's refusal", r.name, err)
+				}
+			}
+			for _, sql := range pgAllowedRoutes {
+				if _, err := db.Query(t.Context(), sql, 0); err != nil {
+					t.Errorf("%s: %v", sql, err)
+				}
+			}
+			assertNoTrace(t, admin, tmp)
+		})
+	}
+}
+
+// assertNoTrace fails the test if anything the hostile routes aim at is on
+// the server: an advisory lock, a row in victim, a replication slot, a file.
+func assertNoTrace(t *testing.T, admin *pgx.Conn, tmp string) {
+	t.Helper()
+	if n := pgAdminQuery(t, admin, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`); n[0] != "0" {
+		t.Errorf("%s advisory locks are held", n[0])
+	}
+	if n := pgAdminQuery(t, admin, `SELECT count(*) FROM victim`); n[0] != "0" {
+		t.Errorf("victim has %s rows", n[0])
+	}
+	if n := pgAdminQuery(t, admin, `SELECT count(*) FROM pg_replication_slots`); n[0] != "0" {
+		t.Errorf("%s replication slots exist", n[0])
+	}
+	if files, _ := filepath.Glob(filepath.Join(tmp, "*")); len(files) > 0 {
+		t.Errorf("files were written: %v", files)
+	}
+}
+
+// TestPostgresAllowList: an operator can allow an extension or a user's
+// function by name, and Open refuses what does not exist and what can never
+// be allowed.
+func TestPostgresAllowList(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, pgHostileSetup)
+	db := dbtest.Open(t, dsn, &source.Options{AllowExtensions: []string{"xml2"}, AllowFunctions: []string{"public.twice"}})
+	res, err := db.Query(t.Context(), `SELECT twice(21), xpath_string('<a>1</a>', '/a')`, 0)
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(42) {
+		t.Errorf("allowed functions: %v, %v", res, err)
+	}
+	// Allowing xml2 does not allow xpath_table, which runs SQL text, nor
+	// what twice's neighbours do.
+	for _, sql := range []string{
+		`SELECT * FROM xpath_table('id', 'parent', 'tree', '/a', 'true') AS t(id text, v text)`,
+		`SELECT lock_stable(4400)`,
+	} {
+		var ge *guard.Error
+		if _, err := db.Query(t.Context(), sql, 0); !errors.As(err, &ge) {
+			t.Errorf("%s: got %v, want the guard's refusal", sql, err)
+		}
+	}
+	for _, bad := range []struct {
+		opts source.Options
+		want string
+	}{
+		{source.Options{AllowExtensions: []string{"postgis"}}, "no such extension"},
+		{source.Options{AllowFunctions: []string{"public.no_such"}}, "no such function"},
+		{source.Options{AllowFunctions: []string{"twice"}}, "schema.name"},
+		{source.Options{AllowFunctions: []string{"public.crosstab"}}, "can never be allowed"},
+		{source.Options{AllowFunctions: []string{"pg_catalog.pg_advisory_lock"}}, "can never be allowed"},
+	} {
+		_, err := source.Open(t.Context(), dsn, dbtest.Options(&bad.opts))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Open with %+v: got %v, want %q", bad.opts, err, bad.want)
+		}
+	}
+}

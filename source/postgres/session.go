@@ -1,0 +1,269 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// pgLexing is what a connection must say of itself for the server to read
+// SQL text as the guard does: pg_query lexes with standard_conforming_strings
+// on (a backslash in '...' is a backslash), in UTF-8. Each is a startup
+// parameter, which outranks role, database and URL options settings, and is
+// reported by the server (ParameterStatus) whenever it changes.
+//
+// server_encoding is not sent but checked: the server converts the text to
+// its own encoding before lexing, and in another encoding it folds and cuts
+// names by other bytes than pg_query. backslash_quote is sent but not
+// reported: with standard_conforming_strings on it only decides whether the
+// server refuses \' inside E'...', never how it reads the text, and
+// safe_encoding is the reading pg_query has.
+var pgLexing = []struct{ name, value string }{
+	{"standard_conforming_strings", "on"},
+	{"client_encoding", "UTF8"},
+	{"server_encoding", "UTF8"},
+}
+
+// pgStartupParams sets the startup parameters that make the server lex as
+// the guard does.
+func pgStartupParams(cc *pgx.ConnConfig) {
+	cc.RuntimeParams["standard_conforming_strings"] = "on"
+	cc.RuntimeParams["client_encoding"] = "UTF8"
+	cc.RuntimeParams["backslash_quote"] = "safe_encoding"
+}
+
+// pgLexesAsGuard reports whether the server, by its own account, reads the
+// connection's text as the guard does, or why not. It is a few map
+// lookups, cheap enough for every call.
+func pgLexesAsGuard(pc *pgconn.PgConn) error {
+	for _, p := range pgLexing {
+		if got := pc.ParameterStatus(p.name); got != p.value {
+			if got == "" {
+				got = "not reported"
+			}
+			return fmt.Errorf("the server reports %s = %s, and sqlmcp's guard reads SQL as PostgreSQL does with %s = %s, "+
+				"so the server could run text the guard never saw; %s", p.name, got, p.name, p.value, pgLexingFix(p.name))
+		}
+	}
+	return nil
+}
+
+// pgLexingFix says what an operator can do about a setting that is wrong.
+func pgLexingFix(name string) string {
+	if name == "server_encoding" {
+		return "serve a database created with ENCODING 'UTF8'"
+	}
+	return "sqlmcp asks for it at connection start, so something between sqlmcp and the server " +
+		"(a connection pooler that drops startup parameters?) or the server itself overrides it"
+}
+
+// pgCheckLexing takes one connection from pool and checks it lexes as the
+// guard does, so Open refuses a server that would not.
+func pgCheckLexing(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if err := pgLexesAsGuard(conn.Conn().PgConn()); err != nil {
+		return fmt.Errorf("refusing to start: %w", err)
+	}
+	return nil
+}
+
+// pgEndCall is execPostgres's last step, whatever happened: it leaves the
+// connection as a fresh one or closes it. The pipeline's own ROLLBACK and
+// DISCARD ALL are the reset on the happy path (br closes without error);
+// otherwise ROLLBACK and DISCARD ALL go out again on a context of their
+// own, and a connection they cannot reset is closed. A connection closed
+// after its statement was sent may have a backend still running it: its
+// pid is tracked until the server shows it gone, and err becomes a
+// *pgLeftRunning, unless the server itself ended the session.
+func (p *backend) pgEndCall(conn *pgxpool.Conn, br pgx.BatchResults, err error) error {
+	pc := conn.Conn().PgConn()
+	if br == nil { // nothing was sent: the connection is as it was
+		return err
+	}
+	if cerr := br.Close(); cerr == nil && pc.TxStatus() == 'I' {
+		return err
+	} else if err == nil {
+		err = cerr
+	}
+	if !pc.IsClosed() {
+		rctx, cancel := context.WithTimeout(context.Background(), pgCancelGrace)
+		defer cancel()
+		if rerr := pgReset(rctx, pc); rerr != nil {
+			conn.Conn().Close(rctx)
+		}
+	}
+	if pc.IsClosed() && pgServerEnded(err) {
+		return err // the backend is gone: nothing is left running
+	}
+	if pc.IsClosed() {
+		p.left.track(p, pc.PID())
+		if err == nil { // the result is whole; only the reset failed
+			return nil
+		}
+		return &pgLeftRunning{err: err}
+	}
+	return err
+}
+
+// pgReset ends any transaction and discards everything a session can hold
+// (advisory locks, LISTEN, prepared statements, cursors, temporary objects,
+// session settings, SET ROLE): DISCARD ALL cannot run in a transaction, so
+// it follows the ROLLBACK in the same pipeline.
+func pgReset(ctx context.Context, pc *pgconn.PgConn) error {
+	b := &pgconn.Batch{}
+	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
+	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
+	if _, err := pc.ExecBatch(ctx, b).ReadAll(); err != nil {
+		return err
+	}
+	if pc.TxStatus() != 'I' {
+		return errors.New("the connection is still in a transaction after ROLLBACK")
+	}
+	return nil
+}
+
+// pgLeftRunning marks the error of a call whose connection was closed
+// after its statement was sent: the server may still be running it. It
+// reads as the error it wraps; run words a timeout or a cancel with it.
+type pgLeftRunning struct{ err error }
+
+func (e *pgLeftRunning) Error() string { return e.err.Error() }
+
+func (e *pgLeftRunning) Unwrap() error { return e.err }
+
+// Is makes errors.Is(err, source.ErrLeftRunning) hold.
+func (e *pgLeftRunning) Is(target error) bool { return target == source.ErrLeftRunning }
+
+// pgLeftPoll is how often the server is asked whether the backends sqlmcp
+// gave up on have ended.
+const pgLeftPoll = 250 * time.Millisecond
+
+// pgLeftSQL finds which of the given backends are still at work. An idle
+// one is not one of them: a backend sqlmcp gave up on runs until it ends,
+// then exits, so an idle backend with that pid is a new one.
+const pgLeftSQL = `SELECT pid FROM pg_catalog.pg_stat_activity WHERE pid = ANY($1) AND state <> 'idle'`
+
+// pgLeft tracks backends whose connection sqlmcp closed while they may
+// still run a statement, until the server shows them gone. It is safe for
+// concurrent use.
+type pgLeft struct {
+	mu      sync.Mutex
+	pids    map[uint32]bool
+	changed chan struct{} // closed, and replaced, at every change
+	polling bool
+	closed  chan struct{} // closed by DB.Close, to stop polling
+}
+
+func newPGLeft() *pgLeft {
+	return &pgLeft{pids: map[uint32]bool{}, changed: make(chan struct{}), closed: make(chan struct{})}
+}
+
+// count reports how many backends are tracked, and a channel closed at the
+// next change.
+func (l *pgLeft) count() (int, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.pids), l.changed
+}
+
+// track adds pid and starts polling if nobody is.
+func (l *pgLeft) track(p *backend, pid uint32) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if pid == 0 || l.pids[pid] {
+		return
+	}
+	l.pids[pid] = true
+	l.notify()
+	if !l.polling {
+		l.polling = true
+		go l.poll(p)
+	}
+}
+
+// notify wakes whoever waits on a change; l.mu is held.
+func (l *pgLeft) notify() {
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// poll asks the server, through the door, which tracked backends still
+// run, until none does or the DB is closed.
+func (l *pgLeft) poll(p *backend) {
+	tick := time.NewTicker(pgLeftPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-l.closed:
+			return
+		case <-tick.C:
+		}
+		l.mu.Lock()
+		pids := make([]int64, 0, len(l.pids))
+		for pid := range l.pids {
+			pids = append(pids, int64(pid))
+		}
+		l.mu.Unlock()
+		running, err := p.stillRunning(pids)
+		if err != nil {
+			continue // keep counting them: better busy than overloaded
+		}
+		l.mu.Lock()
+		gone := false
+		for _, pid := range pids {
+			if !running[uint32(pid)] {
+				delete(l.pids, uint32(pid))
+				gone = true
+			}
+		}
+		if gone {
+			l.notify()
+		}
+		if len(l.pids) == 0 {
+			l.polling = false
+			l.mu.Unlock()
+			return
+		}
+		l.mu.Unlock()
+	}
+}
+
+// stillRunning reports which of pids the server shows at work.
+func (p *backend) stillRunning(pids []int64) (map[uint32]bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), p.limits.Timeout+pgBackstop)
+	defer cancel()
+	rows, err := source.Door(p, p.limits).Catalog(ctx, pgLeftSQL, pids)
+	if err != nil {
+		return nil, err
+	}
+	running := map[uint32]bool{}
+	for _, r := range rows {
+		if pid, ok := r[0].(int64); ok {
+			running[uint32(pid)] = true
+		}
+	}
+	return running, nil
+}
+
+// stop ends polling; the backends, if any, run on in the server.
+func (l *pgLeft) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	select {
+	case <-l.closed:
+	default:
+		close(l.closed)
+	}
+}

@@ -1,0 +1,211 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// pgRelations is the WHERE clause every catalog query shares: tables,
+// views, materialized views, partitioned and foreign tables, in the
+// schemas asked for ($1, an array; empty for all but the system ones),
+// partitions folded into their parents.
+const pgRelations = `c.relkind IN ('r', 'v', 'm', 'p', 'f') AND NOT c.relispartition
+	AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
+	AND (cardinality($1::text[]) = 0 OR n.nspname = ANY($1::text[]))`
+
+// pgKinds names relkinds.
+var pgKinds = map[string]string{"r": "table", "v": "view", "m": "materialized view", "p": "partitioned table", "f": "foreign table"}
+
+// ReadTables reads the tables of the schemas asked for (empty: all but the
+// system ones) in five catalog queries through r.
+func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []string) ([]source.TableDef, error) {
+	if schemas == nil {
+		schemas = []string{}
+	}
+	rows, err := r.Catalog(ctx, `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint,
+			coalesce(obj_description(c.oid, 'pg_class'), ''), n.nspname = ANY(current_schemas(false))
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE `+pgRelations+` ORDER BY 1, 2`, schemas)
+	if err != nil {
+		return nil, fmt.Errorf("listing tables: %w", err)
+	}
+	tables := make([]source.TableDef, len(rows))
+	byKey := make(map[string]*source.TableDef, len(rows))
+	for i, row := range rows {
+		onPath, _ := row[5].(bool)
+		tables[i] = source.TableDef{Schema: str(row[0]), Name: str(row[1]), Kind: pgKinds[str(row[2])], Description: str(row[4]),
+			OnPath: onPath, Estimate: max(num(row[3]), 0),
+			Columns: []source.ColumnDef{}, ForeignKeys: []source.KeyDef{}, Indexes: []source.IndexDef{}}
+		byKey[tables[i].Schema+"."+tables[i].Name] = &tables[i]
+	}
+	table := func(row []any) *source.TableDef { return byKey[str(row[0])+"."+str(row[1])] }
+
+	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
+			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(col_description(c.oid, a.attnum), '')
+		FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+		WHERE a.attnum > 0 AND NOT a.attisdropped AND `+pgRelations+` ORDER BY 1, 2, a.attnum`, schemas); err != nil {
+		return nil, fmt.Errorf("listing columns: %w", err)
+	}
+	for _, row := range rows {
+		t := table(row)
+		if t == nil {
+			continue
+		}
+		notNull, _ := row[4].(bool)
+		col := source.ColumnDef{Name: str(row[2]), Type: str(row[3]), Nullable: !notNull, Description: str(row[6])}
+		if row[5] != nil {
+			d := str(row[5])
+			col.Default = &d
+		}
+		t.Columns = append(t.Columns, col)
+	}
+
+	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, a.attname, k.ord
+		FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+		JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+		WHERE i.indisprimary AND `+pgRelations, schemas); err != nil {
+		return nil, fmt.Errorf("listing primary keys: %w", err)
+	}
+	for _, row := range rows {
+		if t := table(row); t != nil {
+			for i := range t.Columns {
+				if t.Columns[i].Name == str(row[2]) {
+					t.Columns[i].PrimaryKey = int(num(row[3]))
+				}
+			}
+		}
+	}
+
+	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, k.conname, rn.nspname, rc.relname, a.attname, ra.attname
+		FROM pg_constraint k
+		JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		JOIN pg_class rc ON rc.oid = k.confrelid JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+		CROSS JOIN LATERAL unnest(k.conkey, k.confkey) WITH ORDINALITY AS u(attnum, refnum, ord)
+		JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
+		JOIN pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = u.refnum
+		WHERE k.contype = 'f' AND `+pgRelations+` ORDER BY 1, 2, 3, u.ord`, schemas); err != nil {
+		return nil, fmt.Errorf("listing foreign keys: %w", err)
+	}
+	lastKey := ""
+	for _, row := range rows {
+		t := table(row)
+		if t == nil {
+			continue
+		}
+		if key := str(row[0]) + "." + str(row[1]) + "." + str(row[2]); key != lastKey {
+			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefSchema: str(row[3]), RefName: str(row[4])})
+			lastKey = key
+		}
+		k := &t.ForeignKeys[len(t.ForeignKeys)-1]
+		k.Columns = append(k.Columns, str(row[5]))
+		k.RefColumns = append(k.RefColumns, str(row[6]))
+	}
+
+	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, ic.relname, i.indisunique, coalesce(a.attname, '')
+		FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		JOIN pg_class ic ON ic.oid = i.indexrelid
+		CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+		LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum AND k.attnum > 0
+		WHERE `+pgRelations+` ORDER BY 1, 2, 3, k.ord`, schemas); err != nil {
+		return nil, fmt.Errorf("listing indexes: %w", err)
+	}
+	for _, row := range rows {
+		t := table(row)
+		if t == nil {
+			continue
+		}
+		name := str(row[2])
+		if n := len(t.Indexes); n == 0 || t.Indexes[n-1].Name != name {
+			unique, _ := row[3].(bool)
+			t.Indexes = append(t.Indexes, source.IndexDef{Name: name, Unique: unique})
+		}
+		ix := &t.Indexes[len(t.Indexes)-1]
+		col := str(row[4])
+		if col == "" {
+			col = "<expression>"
+		}
+		ix.Columns = append(ix.Columns, col)
+	}
+	return tables, nil
+}
+
+func str(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func num(v any) int64 {
+	n, _ := v.(int64)
+	return n
+}
+
+// Values is PostgreSQL's SQL for the value tools: sampling pages across a
+// big table, and the planner's statistics.
+func (p *backend) Values() source.ValueSQL { return values{} }
+
+type values struct{}
+
+// ref is t as a query names it, schema-qualified.
+func ref(t source.TableRef) string {
+	if t.Schema == "" {
+		return quoteIdent(t.Name)
+	}
+	return quoteIdent(t.Schema) + "." + quoteIdent(t.Name)
+}
+
+// Sample reads, from a big table, about scan rows from pages across the
+// whole table (TABLESAMPLE SYSTEM), not only its first pages; then, or
+// for a small one, the first rows.
+func (values) Sample(t source.TableRef, col string, scan int) []string {
+	c := quoteIdent(col)
+	first := source.SampleSQL(ref(t), c, scan)
+	if t.Estimate < source.BigTable || t.Kind != "table" {
+		return []string{first}
+	}
+	pct := min(100, 100*float64(scan)/float64(t.Estimate))
+	return []string{source.SampleSQL(fmt.Sprintf("%s TABLESAMPLE SYSTEM (%.4f)", ref(t), pct), c, scan), first}
+}
+
+func (values) Distinct(t source.TableRef, col string, filter bool, limit int) string {
+	return source.DistinctSQL(ref(t), quoteIdent(col), filter, limit)
+}
+
+func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int) string {
+	return source.CountDistinctSQL(ref(t), quoteIdent(col), filter, scan)
+}
+
+// pgStatsSQL reads a column's most common values, with their frequencies,
+// and its estimated distinct count (negative: a fraction of the rows).
+const pgStatsSQL = `SELECT u.v, u.f, s.n_distinct
+	FROM pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(v, f)
+	WHERE s.schemaname = $1 AND s.tablename = $2 AND s.attname = $3 ORDER BY u.f DESC`
+
+// Stats reads pg_stats.
+func (values) Stats(ctx context.Context, r source.Reader, t source.TableRef, col string) (source.ColumnStats, bool, error) {
+	rows, err := r.Catalog(ctx, pgStatsSQL, t.Schema, t.Name, col)
+	if err != nil || len(rows) == 0 {
+		return source.ColumnStats{}, false, err
+	}
+	var st source.ColumnStats
+	for _, row := range rows {
+		f, _ := row[1].(float64)
+		st.Common = append(st.Common, source.CommonValue{Value: str(row[0]), Fraction: f})
+	}
+	if nd, _ := rows[0][2].(float64); nd > 0 {
+		st.Distinct = int64(nd)
+	} else {
+		st.Distinct = int64(-nd*float64(t.Estimate) + 0.5)
+	}
+	return st, true, nil
+}

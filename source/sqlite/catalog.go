@@ -1,0 +1,181 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// ReadTables reads every table and view of the main database in four
+// catalog queries, joining the table-valued pragma functions. SQLite has
+// no schemas: schemas is ignored, and every table is on the path.
+func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) ([]source.TableDef, error) {
+	const tablesSQL = `SELECT name, type FROM pragma_table_list
+		WHERE schema = 'main' AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`
+	rows, err := r.Catalog(ctx, tablesSQL)
+	if err != nil {
+		return nil, fmt.Errorf("listing tables: %w", err)
+	}
+	tables := make([]source.TableDef, len(rows))
+	byName := make(map[string]*source.TableDef, len(rows))
+	for i, row := range rows {
+		tables[i] = source.TableDef{Name: str(row[0]), Kind: str(row[1]), OnPath: true,
+			Columns: []source.ColumnDef{}, ForeignKeys: []source.KeyDef{}, Indexes: []source.IndexDef{}}
+	}
+	sort.Slice(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
+	for i := range tables {
+		byName[tables[i].Name] = &tables[i]
+	}
+
+	// Tables are read in one query. A view or virtual table is read alone:
+	// a view whose table was dropped, or that uses a function the guard
+	// refuses, cannot be read, and that must not hide every other table.
+	const columnsSQL = `SELECT t.name, c.name, c.type, c."notnull", c.dflt_value, c.pk, c.hidden
+		FROM pragma_table_list AS t, pragma_table_xinfo(t.name) AS c
+		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, c.cid`
+	if rows, err = r.Catalog(ctx, columnsSQL); err != nil {
+		return nil, fmt.Errorf("listing columns: %w", err)
+	}
+	for i := range tables {
+		t := &tables[i]
+		if t.Kind == "table" {
+			continue
+		}
+		const oneSQL = `SELECT ?1, c.name, c.type, c."notnull", c.dflt_value, c.pk, c.hidden
+			FROM pragma_table_xinfo(?1) AS c ORDER BY c.cid`
+		cols, err := r.Catalog(ctx, oneSQL, t.Name)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("listing the columns of %s: %w", t.Name, err)
+			}
+			t.Broken = err.Error()
+			continue
+		}
+		rows = append(rows, cols...)
+	}
+	for _, row := range rows {
+		t := byName[str(row[0])]
+		if t == nil || num(row[6]) == 1 { // 1: a virtual table's hidden column
+			continue
+		}
+		col := source.ColumnDef{Name: str(row[1]), Type: str(row[2]), Nullable: num(row[3]) == 0, PrimaryKey: int(num(row[5]))}
+		if row[4] != nil {
+			d := str(row[4])
+			col.Default = &d
+		}
+		t.Columns = append(t.Columns, col)
+	}
+
+	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
+		FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) AS k
+		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, k.id, k.seq`
+	if rows, err = r.Catalog(ctx, keysSQL); err != nil {
+		return nil, fmt.Errorf("listing foreign keys: %w", err)
+	}
+	var fk *source.KeyDef
+	lastID := int64(-1)
+	for i, row := range rows {
+		t := byName[str(row[0])]
+		if t == nil {
+			continue
+		}
+		if id := num(row[1]); fk == nil || id != lastID || str(rows[i-1][0]) != t.Name {
+			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefName: str(row[2])})
+			fk, lastID = &t.ForeignKeys[len(t.ForeignKeys)-1], id
+		}
+		fk.Columns = append(fk.Columns, str(row[3]))
+		fk.RefColumns = append(fk.RefColumns, str(row[4])) // "" means the referenced primary key
+	}
+	for i := range tables {
+		for j := range tables[i].ForeignKeys {
+			k := &tables[i].ForeignKeys[j]
+			ref := byName[k.RefName]
+			if ref == nil {
+				continue
+			}
+			for n, c := range k.RefColumns {
+				if c == "" {
+					k.RefColumns[n] = primaryKeyColumn(ref, n)
+				}
+			}
+		}
+	}
+
+	const indexesSQL = `SELECT t.name, i.name, i."unique", c.name
+		FROM pragma_table_list AS t, pragma_index_list(t.name) AS i, pragma_index_info(i.name) AS c
+		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, i.name, c.seqno`
+	if rows, err = r.Catalog(ctx, indexesSQL); err != nil {
+		return nil, fmt.Errorf("listing indexes: %w", err)
+	}
+	for _, row := range rows {
+		t := byName[str(row[0])]
+		if t == nil {
+			continue
+		}
+		name := str(row[1])
+		if n := len(t.Indexes); n == 0 || t.Indexes[n-1].Name != name {
+			t.Indexes = append(t.Indexes, source.IndexDef{Name: name, Unique: num(row[2]) == 1})
+		}
+		ix := &t.Indexes[len(t.Indexes)-1]
+		col := str(row[3])
+		if row[3] == nil {
+			col = "<expression>"
+		}
+		ix.Columns = append(ix.Columns, col)
+	}
+	return tables, nil
+}
+
+// primaryKeyColumn names the column at position i (0-based) of t's primary
+// key, which a foreign key without explicit columns refers to.
+func primaryKeyColumn(t *source.TableDef, i int) string {
+	for _, c := range t.Columns {
+		if c.PrimaryKey == i+1 {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+func str(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func num(v any) int64 {
+	n, _ := v.(int64)
+	return n
+}
+
+// Values is SQLite's SQL for the value tools: the statements SQLite and
+// PostgreSQL share, and no statistics.
+func (b *backend) Values() source.ValueSQL { return values{} }
+
+type values struct{}
+
+// Sample reads the first scan non-NULL values: SQLite has no sampling
+// cheaper than a scan.
+func (values) Sample(t source.TableRef, col string, scan int) []string {
+	return []string{source.SampleSQL(quote(t.Name), quote(col), scan)}
+}
+
+func (values) Distinct(t source.TableRef, col string, filter bool, limit int) string {
+	return source.DistinctSQL(quote(t.Name), quote(col), filter, limit)
+}
+
+func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int) string {
+	return source.CountDistinctSQL(quote(t.Name), quote(col), filter, scan)
+}
+
+func (values) Stats(context.Context, source.Reader, source.TableRef, string) (source.ColumnStats, bool, error) {
+	return source.ColumnStats{}, false, nil
+}

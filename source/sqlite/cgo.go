@@ -1,0 +1,491 @@
+package sqlite
+
+// The SQLite calls sqlmcp makes beside go-sqlite3's own: stepping a
+// statement while reading no more of each value than the answer can show,
+// and the engine's limits. go-sqlite3 links SQLite into the binary, so these
+// declarations resolve to the very library it uses.
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+extern int sqlite3_step(sqlite3_stmt*);
+extern int sqlite3_reset(sqlite3_stmt*);
+extern int sqlite3_column_count(sqlite3_stmt*);
+extern int sqlite3_column_type(sqlite3_stmt*, int);
+extern long long sqlite3_column_int64(sqlite3_stmt*, int);
+extern double sqlite3_column_double(sqlite3_stmt*, int);
+extern const void *sqlite3_column_blob(sqlite3_stmt*, int);
+extern const unsigned char *sqlite3_column_text(sqlite3_stmt*, int);
+extern int sqlite3_column_bytes(sqlite3_stmt*, int);
+extern const char *sqlite3_column_name(sqlite3_stmt*, int);
+extern const char *sqlite3_column_decltype(sqlite3_stmt*, int);
+extern int sqlite3_bind_int64(sqlite3_stmt*, int, long long);
+extern int sqlite3_bind_double(sqlite3_stmt*, int, double);
+extern int sqlite3_bind_text(sqlite3_stmt*, int, const char*, int, void(*)(void*));
+extern int sqlite3_bind_blob(sqlite3_stmt*, int, const void*, int, void(*)(void*));
+extern int sqlite3_bind_null(sqlite3_stmt*, int);
+extern int sqlite3_clear_bindings(sqlite3_stmt*);
+extern sqlite3 *sqlite3_db_handle(sqlite3_stmt*);
+extern void sqlite3_interrupt(sqlite3*);
+extern const char *sqlite3_errmsg(sqlite3*);
+extern int sqlite3_extended_errcode(sqlite3*);
+extern long long sqlite3_hard_heap_limit64(long long);
+extern long long sqlite3_soft_heap_limit64(long long);
+
+typedef struct sqlite3_context sqlite3_context;
+typedef struct sqlite3_value sqlite3_value;
+extern int sqlite3_value_type(sqlite3_value*);
+extern const void *sqlite3_value_blob(sqlite3_value*);
+extern const unsigned char *sqlite3_value_text(sqlite3_value*);
+extern int sqlite3_value_bytes(sqlite3_value*);
+extern void sqlite3_result_int64(sqlite3_context*, long long);
+extern void sqlite3_result_text(sqlite3_context*, const char*, int, void(*)(void*));
+extern void sqlite3_result_error_nomem(sqlite3_context*);
+extern void sqlite3_result_error_toobig(sqlite3_context*);
+extern sqlite3 *sqlite3_context_db_handle(sqlite3_context*);
+extern int sqlite3_limit(sqlite3*, int, int);
+extern void *sqlite3_malloc64(unsigned long long);
+extern void *sqlite3_user_data(sqlite3_context*);
+extern void sqlite3_result_error(sqlite3_context*, const char*, int);
+extern void sqlite3_free(void*);
+extern int sqlite3_create_function_v2(sqlite3*, const char*, int, int, void*,
+	void (*)(sqlite3_context*, int, sqlite3_value**), void (*)(sqlite3_context*, int, sqlite3_value**),
+	void (*)(sqlite3_context*), void (*)(void*));
+
+// kmp_table fills fail for needle n of m bytes (m > 0).
+static void kmp_table(const unsigned char *n, int m, int *fail) {
+	fail[0] = 0;
+	for (int i = 1, k = 0; i < m; i++) {
+		while (k > 0 && n[i] != n[k]) k = fail[k-1];
+		if (n[i] == n[k]) k++;
+		fail[i] = k;
+	}
+}
+
+// instr_func is SQLite's instr(X, Y) in linear time: the built-in compares
+// the needle at every position (O(n*m)) and cannot be interrupted. Same
+// rules: NULL if either is NULL; byte positions when both are BLOBs, else
+// character positions in the values as text; 1 for an empty needle.
+static void instr_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	int th = sqlite3_value_type(argv[0]), tn = sqlite3_value_type(argv[1]);
+	const unsigned char *h, *n;
+	int nh, nn, text = 1;
+	if (th == 5 || tn == 5) return;
+	if (th == 4 && tn == 4) {
+		h = sqlite3_value_blob(argv[0]); nh = sqlite3_value_bytes(argv[0]);
+		n = sqlite3_value_blob(argv[1]); nn = sqlite3_value_bytes(argv[1]);
+		text = 0;
+	} else {
+		h = sqlite3_value_text(argv[0]); nh = sqlite3_value_bytes(argv[0]);
+		n = sqlite3_value_text(argv[1]); nn = sqlite3_value_bytes(argv[1]);
+	}
+	if ((nn > 0 && n == 0) || (nh > 0 && h == 0)) { sqlite3_result_error_nomem(ctx); return; }
+	if (nn == 0) { sqlite3_result_int64(ctx, 1); return; }
+	if (nn > nh) { sqlite3_result_int64(ctx, 0); return; }
+	int *fail = sqlite3_malloc64((unsigned long long)nn * sizeof(int));
+	if (fail == 0) { sqlite3_result_error_nomem(ctx); return; }
+	kmp_table(n, nn, fail);
+	long long found = -1;
+	for (int i = 0, k = 0; i < nh; i++) {
+		while (k > 0 && h[i] != n[k]) k = fail[k-1];
+		if (h[i] == n[k]) k++;
+		if (k == nn) {
+			int start = i - nn + 1;
+			// The built-in tries only positions that start a character.
+			if (!text || start == 0 || (h[start] & 0xc0) != 0x80) { found = start; break; }
+			k = fail[k-1];
+		}
+	}
+	sqlite3_free(fail);
+	if (found < 0) { sqlite3_result_int64(ctx, 0); return; }
+	long long pos = 1;
+	for (long long p = 1; p <= found; p++) {
+		if (!text || (h[p] & 0xc0) != 0x80) pos++;
+	}
+	sqlite3_result_int64(ctx, pos);
+}
+
+// replace_func is SQLite's replace(X, Y, Z) in linear time, with its rules:
+// NULL if any argument is NULL, X unchanged when Y is empty (or starts
+// with a NUL byte), non-overlapping matches left to right, the result
+// bounded by the length limit.
+static void replace_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	const unsigned char *s = sqlite3_value_text(argv[0]);
+	if (s == 0) return;
+	int ns = sqlite3_value_bytes(argv[0]);
+	const unsigned char *pat = sqlite3_value_text(argv[1]);
+	if (pat == 0) return;
+	if (pat[0] == 0) { sqlite3_result_text(ctx, (const char*)s, ns, (void(*)(void*))-1); return; }
+	int np = sqlite3_value_bytes(argv[1]);
+	const unsigned char *rep = sqlite3_value_text(argv[2]);
+	if (rep == 0) return;
+	int nr = sqlite3_value_bytes(argv[2]);
+	int *fail = sqlite3_malloc64((unsigned long long)np * sizeof(int));
+	if (fail == 0) { sqlite3_result_error_nomem(ctx); return; }
+	kmp_table(pat, np, fail);
+	long long count = 0;
+	for (int i = 0, k = 0; i < ns; i++) {
+		while (k > 0 && s[i] != pat[k]) k = fail[k-1];
+		if (s[i] == pat[k]) k++;
+		if (k == np) { count++; k = 0; }
+	}
+	long long nout = (long long)ns + count * ((long long)nr - np);
+	if (nout > sqlite3_limit(sqlite3_context_db_handle(ctx), 0, -1)) {
+		sqlite3_free(fail);
+		sqlite3_result_error_toobig(ctx);
+		return;
+	}
+	unsigned char *out = sqlite3_malloc64(nout + 1);
+	if (out == 0) { sqlite3_free(fail); sqlite3_result_error_nomem(ctx); return; }
+	long long j = 0;
+	int last = 0; // the first byte of s not yet copied
+	for (int i = 0, k = 0; i < ns; i++) {
+		while (k > 0 && s[i] != pat[k]) k = fail[k-1];
+		if (s[i] == pat[k]) k++;
+		if (k == np) {
+			int start = i - np + 1;
+			memcpy(out + j, s + last, start - last); j += start - last;
+			memcpy(out + j, rep, nr); j += nr;
+			last = i + 1;
+			k = 0;
+		}
+	}
+	memcpy(out + j, s + last, ns - last); j += ns - last;
+	out[j] = 0;
+	sqlite3_free(fail);
+	sqlite3_result_text(ctx, (const char*)out, (int)j, sqlite3_free);
+}
+
+// trimChars is the most characters trim(X, Y) may list in Y: SQLite
+// compares every character of X it strips with every one of Y, so the work
+// is bounded by X's length times this.
+#define trimChars 64
+
+// trim_func is SQLite's trim, ltrim and rtrim with two arguments, the same
+// algorithm, refusing a Y of more than trimChars characters. The user data
+// says which ends: 1 left, 2 right, 3 both.
+static void trim_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	if (sqlite3_value_type(argv[0]) == 5) return;
+	const unsigned char *in = sqlite3_value_text(argv[0]);
+	if (in == 0) return;
+	unsigned int nin = (unsigned int)sqlite3_value_bytes(argv[0]);
+	const unsigned char *set = sqlite3_value_text(argv[1]);
+	if (set == 0) return;
+	const unsigned char *chars[trimChars];
+	unsigned int lens[trimChars];
+	int nchar = 0;
+	for (const unsigned char *z = set; *z; nchar++) {
+		if (nchar == trimChars) {
+			sqlite3_result_error(ctx, "trim, ltrim and rtrim take at most 64 characters to strip on this server: "
+				"their work grows with the text's length times the number of characters", -1);
+			return;
+		}
+		chars[nchar] = z;
+		if (*(z++) >= 0xc0) { while ((*z & 0xc0) == 0x80) z++; }
+		lens[nchar] = (unsigned int)(z - chars[nchar]);
+	}
+	int flags = (int)(intptr_t)sqlite3_user_data(ctx);
+	if (nchar > 0 && (flags & 1)) {
+		while (nin > 0) {
+			unsigned int len = 0;
+			int i;
+			for (i = 0; i < nchar; i++) {
+				len = lens[i];
+				if (len <= nin && memcmp(in, chars[i], len) == 0) break;
+			}
+			if (i >= nchar) break;
+			in += len;
+			nin -= len;
+		}
+	}
+	if (nchar > 0 && (flags & 2)) {
+		while (nin > 0) {
+			unsigned int len = 0;
+			int i;
+			for (i = 0; i < nchar; i++) {
+				len = lens[i];
+				if (len <= nin && memcmp(&in[nin-len], chars[i], len) == 0) break;
+			}
+			if (i >= nchar) break;
+			nin -= len;
+		}
+	}
+	sqlite3_result_text(ctx, (const char*)in, (int)nin, (void(*)(void*))-1);
+}
+
+// refuse_func fails with the message in its user data.
+static void refuse_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	sqlite3_result_error(ctx, (const char*)sqlite3_user_data(ctx), -1);
+}
+
+static const char unhexRefused[] = "unhex(X, Y) is not available on this server: its work grows with X's length times Y's "
+	"and cannot be interrupted; remove the separators first, as in unhex(replace(X, '-', ''))";
+static const char patchRefused[] = "json_patch is not available on this server: its work grows with the product of the "
+	"two documents' sizes and cannot be interrupted; use json_set or json_insert with the keys to change";
+
+// register_linear replaces, on db, the built-in functions whose work in one
+// call grows with the product of their arguments' lengths (SQLite checks
+// for interrupts only between calls): instr and replace with linear ones,
+// trim with a bound on its second argument, and unhex(X, Y) and json_patch
+// with a refusal that says why.
+static int register_linear(sqlite3 *db) {
+	int flags = 1 | 0x800 | 0x200000; // UTF8, DETERMINISTIC, INNOCUOUS
+	int rc = sqlite3_create_function_v2(db, "instr", 2, flags, 0, instr_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "replace", 3, flags, 0, replace_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "ltrim", 2, flags, (void*)1, trim_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "rtrim", 2, flags, (void*)2, trim_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "trim", 2, flags, (void*)3, trim_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "unhex", 2, flags, (void*)unhexRefused, refuse_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "json_patch", 2, flags, (void*)patchRefused, refuse_func, 0, 0, 0);
+	if (rc == 0) rc = sqlite3_create_function_v2(db, "jsonb_patch", 2, flags, (void*)patchRefused, refuse_func, 0, 0, 0);
+	return rc;
+}
+
+typedef struct {
+	int typ;
+	int n;          // the value's size in bytes, for text and BLOBs
+	long long i;
+	double f;
+	const void *p;  // the first bytes, valid until the next step
+} cell;
+
+// step_row steps st and, on a row, reads each column's type, size and a
+// pointer to its bytes, without copying them.
+static int step_row(sqlite3_stmt *st, int ncol, cell *cells) {
+	int rc = sqlite3_step(st);
+	if (rc != 100) return rc;
+	for (int i = 0; i < ncol; i++) {
+		cell *c = &cells[i];
+		c->typ = sqlite3_column_type(st, i);
+		c->p = 0;
+		c->n = 0;
+		switch (c->typ) {
+		case 1: c->i = sqlite3_column_int64(st, i); break;
+		case 2: c->f = sqlite3_column_double(st, i); break;
+		case 3:
+			c->p = sqlite3_column_text(st, i);
+			c->n = sqlite3_column_bytes(st, i);
+			if (c->p == 0) return 7;
+			break;
+		case 4:
+			c->p = sqlite3_column_blob(st, i);
+			c->n = sqlite3_column_bytes(st, i);
+			if (c->n > 0 && c->p == 0) return 7;
+			break;
+		}
+	}
+	return rc;
+}
+
+static int bind_text(sqlite3_stmt *st, int i, _GoString_ s) {
+	return sqlite3_bind_text(st, i, _GoStringPtr(s), (int)_GoStringLen(s), (void(*)(void*))-1);
+}
+
+static int bind_blob(sqlite3_stmt *st, int i, const void *p, int n) {
+	return sqlite3_bind_blob(st, i, p, n, (void(*)(void*))-1);
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// stmtHandle returns the C statement inside a go-sqlite3 statement.
+func stmtHandle(st *sqlite3.SQLiteStmt) (*C.sqlite3_stmt, error) {
+	f := reflect.ValueOf(st).Elem().FieldByName("s")
+	if !f.IsValid() || f.Kind() != reflect.Pointer || f.IsNil() {
+		return nil, fmt.Errorf("cannot read the compiled SQLite statement (driver changed)")
+	}
+	return (*C.sqlite3_stmt)(unsafe.Pointer(f.Pointer())), nil
+}
+
+// connHandle returns the C connection inside a go-sqlite3 connection.
+func connHandle(c *sqlite3.SQLiteConn) (*C.sqlite3, error) {
+	f := reflect.ValueOf(c).Elem().FieldByName("db")
+	if !f.IsValid() || f.Kind() != reflect.Pointer || f.IsNil() {
+		return nil, fmt.Errorf("cannot read the SQLite connection (driver changed)")
+	}
+	return (*C.sqlite3)(unsafe.Pointer(f.Pointer())), nil
+}
+
+// cHandle is a C connection, for the files that do not use cgo.
+type cHandle = C.sqlite3
+
+// interrupt stops whatever db runs, compiling included.
+func interrupt(db *cHandle) { C.sqlite3_interrupt(db) }
+
+// stepSQLite binds args to st, reports its columns and hands each row to
+// emit until emit returns false or the rows end. Text longer than maxText
+// bytes and BLOBs longer than blobHead are read only that far and come as a
+// partial holding their real size; maxText 0 reads every value whole.
+func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, columns func([]source.Column), emit func([]any) bool) error {
+	s, err := stmtHandle(st)
+	if err != nil {
+		return err
+	}
+	db := C.sqlite3_db_handle(s)
+	defer C.sqlite3_reset(s)
+	C.sqlite3_clear_bindings(s)
+	for i, a := range args {
+		var rc C.int
+		n := C.int(i + 1)
+		switch v := a.(type) {
+		case nil:
+			rc = C.sqlite3_bind_null(s, n)
+		case int:
+			rc = C.sqlite3_bind_int64(s, n, C.longlong(v))
+		case int64:
+			rc = C.sqlite3_bind_int64(s, n, C.longlong(v))
+		case float64:
+			rc = C.sqlite3_bind_double(s, n, C.double(v))
+		case bool:
+			b := 0
+			if v {
+				b = 1
+			}
+			rc = C.sqlite3_bind_int64(s, n, C.longlong(b))
+		case string:
+			rc = C.bind_text(s, n, v)
+		case []byte:
+			var p unsafe.Pointer
+			if len(v) > 0 {
+				p = C.CBytes(v)
+				defer C.free(p)
+			}
+			rc = C.bind_blob(s, n, p, C.int(len(v)))
+		default:
+			return fmt.Errorf("cannot bind %T", a)
+		}
+		if rc != 0 {
+			return engineError(db, rc)
+		}
+	}
+	ncol := int(C.sqlite3_column_count(s))
+	if columns != nil {
+		cols := make([]source.Column, ncol)
+		for i := range cols {
+			cols[i].Name = C.GoString(C.sqlite3_column_name(s, C.int(i)))
+			if d := C.sqlite3_column_decltype(s, C.int(i)); d != nil {
+				cols[i].Type = strings.ToUpper(C.GoString(d))
+			}
+		}
+		columns(cols)
+	}
+	cells := (*C.cell)(C.malloc(C.size_t(max(ncol, 1)) * C.size_t(unsafe.Sizeof(C.cell{}))))
+	defer C.free(unsafe.Pointer(cells))
+	row := unsafe.Slice(cells, max(ncol, 1))[:ncol]
+	for {
+		switch rc := C.step_row(s, C.int(ncol), cells); rc {
+		case 100: // SQLITE_ROW
+		case 101: // SQLITE_DONE
+			return nil
+		default:
+			return engineError(db, rc)
+		}
+		out := make([]any, ncol)
+		for i := range row {
+			c := &row[i]
+			switch c.typ {
+			case 1:
+				out[i] = int64(c.i)
+			case 2:
+				out[i] = float64(c.f)
+			case 3, 4:
+				n, limit := int(c.n), maxText
+				if c.typ == 4 {
+					limit = blobHead
+				}
+				if maxText == 0 || n <= limit {
+					if c.typ == 3 {
+						out[i] = C.GoStringN((*C.char)(c.p), c.n)
+					} else {
+						out[i] = C.GoBytes(c.p, c.n)
+					}
+					continue
+				}
+				head := C.GoBytes(c.p, C.int(limit))
+				out[i] = source.Partial{Head: head, Size: n, Blob: c.typ == 4}
+			}
+		}
+		if !emit(out) {
+			return nil
+		}
+	}
+}
+
+// engineError words SQLite's error for the model.
+func engineError(db *C.sqlite3, rc C.int) error {
+	return limitError(sqlite3.ErrNo(rc&0xff), C.GoString(C.sqlite3_errmsg(db)))
+}
+
+// limitError words an error SQLite reported with code and msg, saying
+// which of sqlmcp's limits stopped the statement when one did.
+func limitError(code sqlite3.ErrNo, msg string) error {
+	switch code {
+	case sqlite3.ErrNomem:
+		return fmt.Errorf("the query needed more memory than this server lets SQLite use (%d MiB, shared by all calls at once); "+
+			"simplify it: fewer WITH levels that each repeat the level below (x + x AS x), fewer or shorter long values, "+
+			"aggregate before joining", heapLimit()>>20)
+	case sqlite3.ErrError:
+		if msg == "LIKE or GLOB pattern too complex" {
+			return fmt.Errorf("%s: LIKE and GLOB patterns may be at most %d bytes on this server, since matching one costs "+
+				"up to the text's length times the pattern's; match a shorter, distinctive part", msg, sqliteLikePattern)
+		}
+	case sqlite3.ErrTooBig:
+		return fmt.Errorf("%s: no value may be longer than %d bytes on this server; "+
+			"select a part of it with substr() or its size with length(), or aggregate fewer rows", msg, sqliteMaxValueBytes)
+	}
+	return errors.New(msg)
+}
+
+// heapBudget is the memory SQLite may use for the open databases, all
+// connections together; the engine's hard heap limit is set to it.
+var heapBudget struct {
+	sync.Mutex
+	total int64
+}
+
+// reserveHeap adds n bytes to SQLite's process-wide heap limit, for one
+// open database; release takes them back.
+func reserveHeap(n int64) (release func()) {
+	set := func(d int64) {
+		heapBudget.Lock()
+		defer heapBudget.Unlock()
+		heapBudget.total += d
+		C.sqlite3_hard_heap_limit64(C.longlong(heapBudget.total))
+		C.sqlite3_soft_heap_limit64(C.longlong(heapBudget.total / 2))
+	}
+	set(n)
+	var once sync.Once
+	return func() { once.Do(func() { set(-n) }) }
+}
+
+// heapLimit is SQLite's hard heap limit now.
+func heapLimit() int64 { return int64(C.sqlite3_hard_heap_limit64(-1)) }
+
+// linearFunctions replaces, on conn, SQLite's built-ins whose one call can
+// cost the product of its arguments' lengths (see register_linear).
+func linearFunctions(conn *sqlite3.SQLiteConn) error {
+	db, err := connHandle(conn)
+	if err != nil {
+		return err
+	}
+	if rc := C.register_linear(db); rc != 0 {
+		return fmt.Errorf("registering instr and replace: %w", engineError(db, rc))
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// BigTable is the estimated row count above which a table is not counted
+// or scanned whole: row counts are the engine's estimate, samples come from
+// across the table, and distinct values fall back on the statistics.
+const BigTable = 100_000
+
+// sampleScan bounds how many rows Sample reads, and sampleSpread how many
+// of their distinct values it chooses from.
+const (
+	sampleScan   = 10000
+	sampleSpread = 1000
+)
+
+// Sample returns up to n distinct non-NULL values of column col of t, as
+// cells (see Result.Rows), spread evenly from the smallest to the largest
+// of up to 1000 distinct values read from at most 10,000 rows, so a
+// sample shows the column's range and the same table gives the same sample
+// on every engine. The engine chooses how to read them (Values.Sample):
+// for a big table, pages from across the table first. Errors are Query's.
+func (db *DB) Sample(ctx context.Context, t TableRef, col string, n int) ([]any, error) {
+	spread := min(sampleSpread, db.limits.MaxRowsLimit)
+	var res *Result
+	for _, sql := range db.b.Values().Sample(t, col, sampleScan) {
+		var err error
+		if res, err = db.Query(ctx, sql, spread); err != nil {
+			return nil, err
+		}
+		if len(res.Rows) > 0 {
+			break
+		}
+	}
+	values := []any{}
+	if res != nil {
+		for _, r := range spreadRows(res.Rows, n) {
+			values = append(values, r[0])
+		}
+	}
+	return values, nil
+}
+
+// spreadRows picks n of sorted rows, evenly from the first to the last.
+func spreadRows(rows [][]any, n int) [][]any {
+	if len(rows) <= n {
+		return rows
+	}
+	if n == 1 {
+		return rows[:1]
+	}
+	out := make([][]any, n)
+	for i := range out {
+		out[i] = rows[i*(len(rows)-1)/(n-1)]
+	}
+	return out
+}
+
+// Distinct is a column's distinct values with their counts.
+type Distinct struct {
+	Values []ValueCount // most frequent first
+	// Count is how many distinct values there are (matching the filter),
+	// at most distinctScan; More is true when there are more than that.
+	Count int64
+	More  bool
+	// Truncated is true when Values does not hold them all.
+	Truncated bool
+	// Estimated is true when the table was too big to count in time and
+	// the answer comes from the engine's statistics: values are text and
+	// counts estimates.
+	Estimated bool
+}
+
+// ValueCount is one distinct value, as a cell, and how many rows hold it.
+type ValueCount struct {
+	Value any
+	Count int64
+}
+
+// distinctScan bounds the count of distinct values.
+const distinctScan = 100000
+
+// BigCountTime is how long Distinct counts a big table exactly before the
+// engine's statistics answer.
+const BigCountTime = 3 * time.Second
+
+// ErrNoStats is Distinct's error when a big table took too long to count
+// and the engine has no statistics of the column to estimate from.
+var ErrNoStats = fmt.Errorf("counting took longer than %s and the table has no statistics to estimate from", BigCountTime)
+
+// Distinct counts the rows of each distinct value of col in t, most
+// frequent first, up to limit values; a non-empty filter keeps the values
+// whose text contains it, in any case. A big table (see BigTable) is
+// counted for a few seconds, then answered from the engine's statistics
+// (Estimated), or, when it has none, ErrNoStats. Other errors are Query's.
+func (db *DB) Distinct(ctx context.Context, t TableRef, col, filter string, limit int) (*Distinct, error) {
+	v := db.b.Values()
+	var args []any
+	if filter != "" {
+		args = append(args, likeEscaper.Replace(filter))
+	}
+	qctx, cancel := ctx, context.CancelFunc(func() {})
+	big := t.Estimate >= BigTable
+	if big {
+		// A big table may take long to count: give the exact answer a
+		// while, then fall back on the engine's statistics.
+		qctx, cancel = context.WithTimeout(ctx, min(db.limits.Timeout, BigCountTime))
+	}
+	res, err := db.Query(qctx, v.Distinct(t, col, filter != "", limit+1), limit, args...)
+	cancel()
+	if err != nil && big && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return db.distinctFromStats(ctx, t, col, filter, limit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &Distinct{Values: make([]ValueCount, len(res.Rows)), Truncated: res.Truncated}
+	for i, r := range res.Rows {
+		n, _ := r[1].(int64)
+		out.Values[i] = ValueCount{Value: r[0], Count: n}
+	}
+	out.Count = int64(len(out.Values))
+	if out.Truncated {
+		res, err := db.Query(ctx, v.CountDistinct(t, col, filter != "", distinctScan), 1, args...)
+		if err != nil {
+			return nil, err
+		}
+		out.Count, _ = res.Rows[0][0].(int64)
+		if out.Count > distinctScan {
+			out.Count, out.More = distinctScan, true
+		}
+	}
+	return out, nil
+}
+
+// distinctFromStats answers from the engine's statistics: the most common
+// values with their estimated counts, and the estimated number of distinct
+// values. The values are text.
+func (db *DB) distinctFromStats(ctx context.Context, t TableRef, col, filter string, limit int) (*Distinct, error) {
+	st, ok, err := db.b.Values().Stats(ctx, db, t, col)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(st.Common) == 0 {
+		return nil, ErrNoStats
+	}
+	out := &Distinct{Values: []ValueCount{}, Estimated: true}
+	for _, c := range st.Common {
+		if filter != "" && !strings.Contains(strings.ToLower(c.Value), strings.ToLower(filter)) {
+			continue
+		}
+		if len(out.Values) == limit {
+			out.Truncated = true
+			break
+		}
+		out.Values = append(out.Values, ValueCount{Value: c.Value, Count: int64(c.Fraction*float64(t.Estimate) + 0.5)})
+	}
+	if len(out.Values) > 0 {
+		out.Count = st.Distinct
+	}
+	if out.Count > int64(len(out.Values)) {
+		out.Truncated = true
+	}
+	return out, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// SampleSQL is the statement that reads the distinct non-NULL values of
+// col among the first scan rows of from, ordered; from and col come
+// quoted. SQLite and PostgreSQL read it alike.
+func SampleSQL(from, col string, scan int) string {
+	return fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d) AS sample ORDER BY 1",
+		col, col, from, col, scan)
+}
+
+// DistinctSQL counts the rows of each distinct value of col in table (both
+// quoted), most frequent first, at most limit rows; with filter, $1 is a
+// LIKE pattern the value's lower-cased text must contain. SQLite and
+// PostgreSQL read it alike.
+func DistinctSQL(table, col string, filter bool, limit int) string {
+	return fmt.Sprintf("SELECT %s, count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC, CAST(%s AS TEXT) LIMIT %d",
+		col, table, containsFilter(col, filter), col, col, limit)
+}
+
+// CountDistinctSQL counts the distinct values of col in table (matching
+// the filter as DistinctSQL does), stopping at scan+1.
+func CountDistinctSQL(table, col string, filter bool, scan int) string {
+	return fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s%s LIMIT %d) AS d", col, table, containsFilter(col, filter), scan+1)
+}
+
+func containsFilter(col string, filter bool) string {
+	if !filter {
+		return ""
+	}
+	return fmt.Sprintf(` WHERE lower(CAST(%s AS TEXT)) LIKE '%%' || lower($1) || '%%' ESCAPE '\'`, col)
+}
