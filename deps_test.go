@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"notes":              {},
 	"internal/modeltest": {},
 	"internal/cut":       {},
-	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5"},
+	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5", "github.com/go-sql-driver/mysql"},
 	"cmd/sqlmcp":         {"*"},
 }
 

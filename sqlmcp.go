@@ -12,6 +12,8 @@ type Dialect string
 const (
 	SQLite   Dialect = "sqlite"
 	Postgres Dialect = "postgres"
+	// MySQL is MySQL's and MariaDB's dialect.
+	MySQL Dialect = "mysql"
 )
 
 // Limits bound every statement sqlmcp runs. The zero value of each field

@@ -87,21 +87,22 @@ func CheckMySQL(sql string, cat MySQLCatalog) error {
 }
 
 // MySQLLimit checks sql as CheckMySQL does and returns it as the server is
-// to run it: comments blanked, and, unless it is an EXPLAIN, with a LIMIT
-// of at most limit rows on the outermost query (the query's own LIMIT
-// when smaller). The rewritten text is parsed and checked again, so the
-// text judged is the text the server runs. The errors are CheckMySQL's.
+// to run it: comments blanked, and, unless it is an EXPLAIN or limit is
+// zero, with a LIMIT of at most limit rows on the outermost query (the
+// query's own LIMIT when smaller). The rewritten text is parsed and
+// checked again, so the text judged is the text the server runs. The
+// errors are CheckMySQL's.
 func MySQLLimit(sql string, limit int, cat MySQLCatalog) (MySQLQuery, error) {
-	if limit <= 0 {
-		return MySQLQuery{}, fmt.Errorf("guard: the row limit must be positive, not %d", limit)
+	if limit < 0 {
+		return MySQLQuery{}, fmt.Errorf("guard: the row limit must not be negative, not %d", limit)
 	}
 	stmt, text, err := checkMySQL(sql, cat)
 	if err != nil {
 		return MySQLQuery{}, err
 	}
 	body := strings.TrimRight(text.blanked[:text.end], " \t\r\n\f\v")
-	if _, ok := stmt.(*ast.ExplainStmt); ok {
-		return MySQLQuery{Text: body, Explain: true}, nil
+	if _, ok := stmt.(*ast.ExplainStmt); ok || limit == 0 {
+		return MySQLQuery{Text: body, Explain: ok}, nil
 	}
 	out, err := limitMySQL(stmt, text, body, limit)
 	if err != nil {

@@ -419,10 +419,10 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	return nil
 }
 
-// checkRole warns, loudly, when a PostgreSQL role could write, and with
+// checkRole warns, loudly, when a server's role could write, and with
 // --require-readonly-role refuses to start.
 func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Logger) error {
-	if db.Dialect() != sqlmcp.Postgres {
+	if db.Dialect() == sqlmcp.SQLite {
 		return nil
 	}
 	found, err := db.WriteAccess(ctx)
