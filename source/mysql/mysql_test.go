@@ -323,3 +323,29 @@ func TestMySQLConnectErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMySQLBuiltinsAreBuiltIn prepares (never runs) a call of every
+// function the guard allows on MariaDB: none may be missing from the
+// server (error 1305), which would make the name resolve to a stored or
+// loadable function instead.
+func TestMySQLBuiltinsAreBuiltIn(t *testing.T) {
+	dsn := dbtest.MySQLDSN(t)
+	admin := dbtest.MySQLConn(t, dsn)
+	var version string
+	mustScan(t, admin, "SELECT VERSION()", &version)
+	if !strings.Contains(version, "MariaDB") {
+		t.Skip("the list is checked against MariaDB")
+	}
+	for _, name := range guard.MySQLBuiltins(true) {
+		// The geometry constructors are grammar, with arguments only.
+		var err error
+		for _, args := range []string{"()", "(1, 2)", "(point(1, 2))"} {
+			if _, err = admin.Exec("PREPARE s FROM 'SELECT " + name + args + "'"); err == nil || !strings.Contains(err.Error(), "Error 1305") {
+				break
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "Error 1305") {
+			t.Errorf("%s is not a built-in function of %s: %v", name, version, err)
+		}
+	}
+}
