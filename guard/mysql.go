@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -197,9 +198,11 @@ func checkMySQL(sql string, cat MySQLCatalog) (ast.StmtNode, *myText, error) {
 	if len(text.tokens) == 0 {
 		return nil, nil, &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
 	}
-	p := mysqlParsers.Get().(*parser.Parser)
-	stmts, _, perr := p.ParseSQL(text.blanked[:text.end])
-	mysqlParsers.Put(p)
+	stmts, perr := parseMySQL(text.blanked[:text.end])
+	var ge *Error
+	if errors.As(perr, &ge) {
+		return nil, text, ge
+	}
 	if perr != nil {
 		return nil, text, unreadableMySQL(sql, text, perr)
 	}
@@ -239,6 +242,25 @@ func checkMySQL(sql string, cat MySQLCatalog) (ast.StmtNode, *myText, error) {
 		}
 	}
 	return stmt, text, refuseMySQLStatement(stmt, sql)
+}
+
+// parseMySQL parses sql with a pooled parser. The parser panics on some
+// input (an integer literal of a hundred digits): that is a refusal, and
+// the parser is dropped rather than pooled.
+func parseMySQL(sql string) (stmts []ast.StmtNode, err error) {
+	p := mysqlParsers.Get().(*parser.Parser)
+	defer func() {
+		if r := recover(); r != nil {
+			stmts, err = nil, &Error{
+				Reason: "the SQL could not be read",
+				Hint:   "Check its numbers and literals: a number of more than 65 digits, for one, cannot be read",
+			}
+			return
+		}
+		mysqlParsers.Put(p)
+	}()
+	stmts, _, err = p.ParseSQL(sql)
+	return stmts, err
 }
 
 type noMySQLCatalog struct{}

@@ -35,6 +35,9 @@ type Table struct {
 
 	rel      string // the relation's own name, unqualified
 	estimate int64  // the engine's row estimate; 0 when it has none
+	// quote quotes a name as the engine's SQL writes it (backticks on
+	// MySQL); nil means Quote.
+	quote func(string) string
 }
 
 // Column is one column of a table, in declaration order.
@@ -153,6 +156,9 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		return nil, err
 	}
 	tables := fromDefs(defs)
+	for _, t := range tables {
+		t.quote = c.db.Quote
+	}
 	c.notes.apply(tables)
 	c.tables, c.version, c.read = tables, version, time.Now()
 	return tables, nil
@@ -211,12 +217,22 @@ func fromDefs(defs []source.TableDef) []*Table {
 	return tables
 }
 
-// SQL is the table's name as a query writes it, quoted.
+// SQL is the table's name as a query writes it, quoted as the engine
+// quotes names.
 func (t *Table) SQL() string {
 	if t.Name != t.rel && t.Schema != "" {
-		return Quote(t.Schema) + "." + Quote(t.rel)
+		return t.QuoteName(t.Schema) + "." + t.QuoteName(t.rel)
 	}
-	return Quote(t.rel)
+	return t.QuoteName(t.rel)
+}
+
+// QuoteName quotes name, one of the table's columns say, as the table's
+// engine quotes names.
+func (t *Table) QuoteName(name string) string {
+	if t.quote == nil {
+		return Quote(name)
+	}
+	return t.quote(name)
 }
 
 // Display is the table's name as a query may write it, quoted only where

@@ -116,6 +116,7 @@ var HostileMySQL = []Case{
 	{"install", "INSTALL SONAME 'ha_connect'", false},
 	{"create function soname", "CREATE FUNCTION sys_exec RETURNS INT SONAME 'lib_mysqludf_sys.so'", false},
 	{"long", "SELECT 1" + strings.Repeat(" + 1", 100000), true},
+	{"hundred-digit number", "SELECT " + strings.Repeat("1", 100), true},
 	{"deep", "SELECT " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000), true},
 	{"nested subqueries", "SELECT " + strings.Repeat("(SELECT ", 1500) + "1" + strings.Repeat(")", 1500), true},
 }

@@ -7,10 +7,13 @@ import (
 	"encoding/hex"
 	"net/url"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // MySQLEnv names the variable holding a mysql:// URL whose account may
@@ -43,6 +46,22 @@ func MySQLDSN(t testing.TB, setup ...string) string {
 		MySQLExec(t, dsn, s)
 	}
 	return dsn
+}
+
+// MySQL opens a fresh copy of the MySQL fixture, testdata/mysql's
+// schema.sql and seed.sql (see MySQLDSN), through source, and closes it
+// when the test ends.
+func MySQL(t testing.TB, opts *source.Options) *source.DB {
+	t.Helper()
+	var setup []string
+	for _, file := range []string{"schema.sql", "seed.sql"} {
+		text, err := os.ReadFile(filepath.Join(Root(), "testdata", "mysql", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup = append(setup, string(text))
+	}
+	return Open(t, MySQLDSN(t, setup...), opts)
 }
 
 // MySQLConn connects to the mysql:// URL dsn with the driver, outside

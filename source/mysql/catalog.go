@@ -30,15 +30,24 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	at := map[[2]string]int{}
 	for _, row := range rows {
 		kind := "table"
-		if str(row[2]) == "VIEW" {
+		switch str(row[2]) {
+		case "VIEW":
 			kind = "view"
+		case "SEQUENCE": // MariaDB's sequences are tables of one row
+			continue
 		}
 		desc := str(row[3])
 		if kind == "view" && desc == "VIEW" { // MySQL's comment on every view
 			desc = ""
 		}
 		at[[2]string{str(row[0]), str(row[1])}] = len(tables)
-		tables = append(tables, source.TableDef{Schema: str(row[0]), Name: str(row[1]), Kind: kind,
+		// The current database's tables are named bare, as queries name
+		// them; another database's keep its name as their schema.
+		schema := str(row[0])
+		if num(row[5]) == 1 {
+			schema = ""
+		}
+		tables = append(tables, source.TableDef{Schema: schema, Name: str(row[1]), Kind: kind,
 			Description: desc, Estimate: num(row[4]), OnPath: num(row[5]) == 1})
 	}
 	find := func(row []any) *source.TableDef {
@@ -90,7 +99,11 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		if !ok {
 			i = len(t.ForeignKeys)
 			fks[k] = i
-			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefSchema: str(row[5]), RefName: str(row[6])})
+			ref := str(row[5])
+			if ref == b.cfg.DBName {
+				ref = ""
+			}
+			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefSchema: ref, RefName: str(row[6])})
 		}
 		t.ForeignKeys[i].Columns = append(t.ForeignKeys[i].Columns, str(row[3]))
 		t.ForeignKeys[i].RefColumns = append(t.ForeignKeys[i].RefColumns, str(row[7]))

@@ -202,7 +202,10 @@ func (b *backend) classify(err error) error {
 		case 1969, 3024: // MariaDB's and MySQL's statement time limit
 			return &source.TimeoutError{Timeout: b.limits.Timeout}
 		}
-		return &source.EngineError{Message: me.Message, Code: string(me.SQLState[:]), Err: err}
+		// "Table 'db.t' doesn't exist": the current database goes
+		// without saying, and the model writes t.
+		msg := strings.ReplaceAll(me.Message, "'"+b.cfg.DBName+".", "'")
+		return &source.EngineError{Message: msg, Code: string(me.SQLState[:]), Err: err}
 	case errors.Is(err, driver.ErrBadConn), errors.Is(err, mysql.ErrInvalidConn), errors.Is(err, io.EOF),
 		errors.As(err, &ne):
 		return &source.ConnError{Unreachable: isDial(err), Reason: reason(err, b.cfg), Err: err}
