@@ -198,6 +198,12 @@ func checkMySQL(sql string, cat MySQLCatalog) (ast.StmtNode, *myText, error) {
 	if len(text.tokens) == 0 {
 		return nil, nil, &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
 	}
+	if d := text.chain(); d > maxMySQLChain {
+		return nil, text, &Error{
+			Reason: fmt.Sprintf("the SQL chains or nests up to %d operators deep; the limit is %d", d, maxMySQLChain),
+			Hint:   mysqlNestingHint,
+		}
+	}
 	stmts, perr := parseMySQL(text.blanked[:text.end])
 	var ge *Error
 	if errors.As(perr, &ge) {
@@ -358,6 +364,8 @@ var intoError = &Error{
 	Hint:   "Send the SELECT without INTO; its rows come back as the result",
 }
 
+const mysqlNestingHint = "Break up long chains such as a + b + c + ... or a AND b AND ... (IN (...) or a WITH clause can replace them), and nest fewer subqueries"
+
 // myWalker judges one query's parse tree.
 type myWalker struct {
 	cat  MySQLCatalog
@@ -397,7 +405,7 @@ func (w *myWalker) walk(v reflect.Value, depth int) *Error {
 			if depth++; depth > maxMySQLDepth {
 				return &Error{
 					Reason: fmt.Sprintf("the SQL nests expressions more than %d levels deep", maxMySQLDepth),
-					Hint:   "Break up long chains such as a + b + c + ..., long CASE expressions or UNION chains (IN (...) or a WITH clause can replace them), and nest fewer subqueries",
+					Hint:   mysqlNestingHint,
 				}
 			}
 			if e := w.visit(v.Interface().(ast.Node)); e != nil {

@@ -181,3 +181,54 @@ func isMySQLSpaceOrControl(c byte) bool {
 func runePos(s string, i int) int {
 	return len([]rune(s[:i])) + 1
 }
+
+// maxMySQLChain bounds the operators and keywords a chain may hold before
+// the parser sees it: the parser builds one level per operator and takes
+// seconds and hundreds of megabytes on a megabyte of "1+1+...", and the
+// walk refuses trees deeper than maxMySQLDepth anyway.
+const maxMySQLChain = 4 * maxMySQLDepth
+
+// chainOperators are the keywords that nest the parse tree one level, as
+// operators do.
+var chainOperators = map[string]bool{
+	"AND": true, "OR": true, "XOR": true, "NOT": true, "DIV": true, "MOD": true, "LIKE": true, "REGEXP": true,
+	"RLIKE": true, "IS": true, "IN": true, "BETWEEN": true, "CASE": true, "WHEN": true, "INTERVAL": true,
+	"COLLATE": true, "BINARY": true, "ESCAPE": true, "SOUNDS": true,
+}
+
+// chain estimates, from the tokens alone, how deep the parse tree can
+// be: over the brackets enclosing a token, the operators and operator
+// keywords of the comma-separated item it sits in at each level, plus two
+// for each bracket. Items of a list are siblings, so each counts alone.
+func (t *myText) chain() int {
+	type level struct{ seg, child, best int }
+	stack := []level{{}}
+	for i, tok := range t.tokens {
+		l := &stack[len(stack)-1]
+		switch {
+		case t.punct(i, '('):
+			stack = append(stack, level{})
+		case t.punct(i, ')'):
+			if len(stack) > 1 {
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				p := &stack[len(stack)-1]
+				p.child = max(p.child, max(top.best, top.seg+top.child)+2)
+			}
+		case t.punct(i, ','):
+			l.best = max(l.best, l.seg+l.child)
+			l.seg, l.child = 0, 0
+		case tok.kind == 'p' && !t.punct(i, '.') && !t.punct(i, '@') && !t.punct(i, ';'):
+			l.seg++
+		case tok.kind == 'w' && chainOperators[t.word(i)]:
+			l.seg++
+		}
+	}
+	for len(stack) > 1 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		p := &stack[len(stack)-1]
+		p.child = max(p.child, max(top.best, top.seg+top.child)+2)
+	}
+	return max(stack[0].best, stack[0].seg+stack[0].child)
+}
