@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -151,15 +152,44 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 
 // Cancel sends KILL QUERY for this connection's statement from another
 // connection: the driver only closes its socket when the context ends,
-// and the server would run on.
+// and the server would run on. A KILL that reaches the server before the
+// statement starts is lost (the server clears it when the next command
+// begins), so Cancel looks at the connection in the process list and
+// sends it again while the statement still runs, for up to killWait, and
+// then ends the connection itself (the connection is closed after a
+// cancel anyway, so nothing later can meet the kill).
 func (c *conn) Cancel() {
 	c.cancelled.Store(true)
-	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), killWait+connectTimeout)
 	defer cancel()
-	_, err := c.b.kill.ExecContext(ctx, "KILL QUERY "+strconv.FormatUint(c.s.id, 10))
+	id := strconv.FormatUint(c.s.id, 10)
+	var err error
+	for deadline := time.Now().Add(killWait); ; {
+		if _, err = c.b.kill.ExecContext(ctx, "KILL QUERY "+id); err != nil {
+			break
+		}
+		var running int
+		err = c.b.kill.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST
+			WHERE ID = `+id+` AND COMMAND = 'Query' AND INFO IS NOT NULL`).Scan(&running)
+		if err != nil || running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_, err = c.b.kill.ExecContext(ctx, "KILL CONNECTION "+id)
+			break
+		}
+		time.Sleep(killPoll)
+	}
 	c.killed = make(chan error, 1)
 	c.killed <- err
 }
+
+const (
+	// killWait is how long Cancel keeps sending KILL QUERY while the
+	// statement still runs, and killPoll how often.
+	killWait = 2 * time.Second
+	killPoll = 50 * time.Millisecond
+)
 
 // Release rolls the transaction back and hands the connection back; a
 // connection whose rollback fails, or whose statement was killed, is

@@ -165,6 +165,14 @@ func TestMySQLClientCancelKills(t *testing.T) {
 		t.Errorf("the cancelled query answered after %s", d)
 	}
 	assertNotRunning(t, admin, "seq_1_to_100000 a")
+	// A cancel that may reach the server before the statement starts
+	// (whose KILL QUERY the server would drop) stops it too.
+	for _, after := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
+		ctx, cancel := context.WithTimeout(t.Context(), after)
+		db.Query(ctx, runaway, 0)
+		cancel()
+	}
+	assertNotRunning(t, admin, "seq_1_to_100000 a")
 	// The pool still serves.
 	if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
 		t.Errorf("after a cancel: %v", err)
