@@ -5,9 +5,12 @@
 // framework; Model hides the provider (Anthropic's Messages API, or any
 // OpenAI-compatible Chat Completions endpoint).
 //
-// agent talks to sqlmcp over MCP like any client: it imports the MCP SDK
-// and the model SDKs, never tools, source or guard. cmd/sqlmcp ("sqlmcp
-// ask") opens the session and reads flags and environment.
+// agent talks to sqlmcp over MCP like any client: it imports the MCP SDK,
+// never tools, source or guard, and Client is the one place the tools'
+// structured output is decoded. The two model APIs are called with small
+// clients on net/http (anthropic.go, openai.go, post.go), no provider SDK.
+// cmd/sqlmcp ("sqlmcp ask") opens the session and reads flags and
+// environment; ChooseModel takes the environment as a function.
 package agent
 
 import (
@@ -22,6 +25,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // Options configure New. Model is required; zero values elsewhere mean the
@@ -98,7 +103,7 @@ type Answer struct {
 // Agent answers questions over one MCP session. It is safe for concurrent
 // use: each Ask has its own conversation.
 type Agent struct {
-	cs        *mcp.ClientSession
+	client    *Client
 	model     Model
 	maxTurns  int
 	onEvent   func(Event)
@@ -121,7 +126,7 @@ func New(ctx context.Context, cs *mcp.ClientSession, o *Options) (*Agent, error)
 		return nil, errors.New("agent: no model")
 	}
 	a := &Agent{
-		cs:        cs,
+		client:    NewClient(cs),
 		model:     o.Model,
 		maxTurns:  o.MaxTurns,
 		onEvent:   o.OnEvent,
@@ -156,11 +161,7 @@ func New(ctx context.Context, cs *mcp.ClientSession, o *Options) (*Agent, error)
 	}
 	a.tools = append(a.tools, submitTool)
 
-	var instructions string
-	if r := cs.InitializeResult(); r != nil {
-		instructions = r.Instructions
-	}
-	a.dialect = ServerDialect(ctx, cs)
+	a.dialect = a.client.Dialect(ctx)
 	tokens := o.SchemaTokens
 	if tokens == 0 {
 		tokens = 6000
@@ -169,11 +170,11 @@ func New(ctx context.Context, cs *mcp.ClientSession, o *Options) (*Agent, error)
 	if tokens > 0 {
 		budget = tokens * 4
 	}
-	schema, err := readSchema(ctx, cs, budget)
+	schema, err := readSchema(ctx, a.client, budget)
 	if err != nil {
 		return nil, err
 	}
-	a.system = systemPrompt(a.dialect, instructions, schema, a.maxTurns)
+	a.system = systemPrompt(a.dialect, a.client.Instructions(), schema, a.maxTurns)
 	return a, nil
 }
 
@@ -194,33 +195,10 @@ const (
 		"(test the SQL with run_query first if you have not)."
 )
 
-// queryResult is run_query's structured output, as far as the agent reads it.
-type queryResult struct {
-	Columns []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	} `json:"columns"`
-	Rows      [][]any `json:"rows"`
-	RowCount  int     `json:"row_count"`
-	Truncated bool    `json:"truncated"`
-}
-
-// empty reports whether a result has no rows, or only NULLs.
-func (r *queryResult) empty() bool {
-	for _, row := range r.Rows {
-		for _, v := range row {
-			if v != nil {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // ranQuery is a query that ran without error, and what it returned.
 type ranQuery struct {
 	sql    string
-	result *queryResult
+	result *Result
 }
 
 // outcome is one finished tool call.
@@ -249,10 +227,7 @@ func (a *Agent) AskWithNotes(ctx context.Context, question, hint, notes string) 
 	}
 	start := time.Now()
 	ans := &Answer{Question: question, Hint: hint}
-	first := "Question: " + question
-	if hint != "" {
-		first += "\nHint: " + hint
-	}
+	first := QuestionText(question, hint)
 	if notes = strings.TrimSpace(notes); notes != "" {
 		first += "\n\n" + notes
 	}
@@ -316,7 +291,7 @@ func (a *Agent) AskWithNotes(ctx context.Context, question, hint, notes string) 
 			for i, c := range calls {
 				o := outs[i]
 				if c.Name == submitTool.Name && !o.isError {
-					if o.query.result.empty() && !doubleCheck {
+					if o.query.result.Empty() && !doubleCheck {
 						doubleCheck = true
 						o.text = emptyNote(o.query.result)
 						a.emit(Event{Kind: "retry", Turn: turn, Tool: c.Name, Args: c.Input, Text: o.text})
@@ -364,7 +339,7 @@ func (a *Agent) finish(ans *Answer, turn int, q *ranQuery, start time.Time) *Ans
 	return ans
 }
 
-func emptyNote(r *queryResult) string {
+func emptyNote(r *Result) string {
 	what := "no rows"
 	if len(r.Rows) > 0 {
 		what = "only NULL values"
@@ -384,7 +359,7 @@ func (a *Agent) runCalls(ctx context.Context, turn int, calls []Block) []outcome
 			t0 := time.Now()
 			outs[i] = a.call(ctx, c)
 			dur := time.Since(t0)
-			outs[i].text = cut(outs[i].text, a.maxResult)
+			outs[i].text = cutResult(outs[i].text, a.maxResult)
 			a.traceTool(turn, c, outs[i], dur)
 			a.emit(Event{Kind: "tool", Turn: turn, Tool: c.Name, Args: c.Input, IsError: outs[i].isError, Duration: dur, Text: outs[i].text})
 		})
@@ -406,19 +381,19 @@ func (a *Agent) call(ctx context.Context, c Block) outcome {
 		if err := json.Unmarshal(c.Input, &in); err != nil || strings.TrimSpace(in.SQL) == "" {
 			return outcome{text: `submit_answer needs {"sql": "...", "answer": "..."}: the final SQL and a short answer`, isError: true}
 		}
-		q, text, isError := a.query(ctx, in.SQL)
-		if isError {
-			return outcome{text: "The submitted SQL failed, so the answer was not accepted: " + text +
+		o := a.query(ctx, in.SQL, nil)
+		if o.isError {
+			return outcome{text: "The submitted SQL failed, so the answer was not accepted: " + o.text +
 				"\nFix the SQL (test it with run_query) and call submit_answer again.", isError: true}
 		}
-		return outcome{text: text, query: q, answer: strings.TrimSpace(in.Answer)}
+		o.answer = strings.TrimSpace(in.Answer)
+		return o
 	case c.Name == "run_query":
 		sql, _ := args["sql"].(string)
-		q, text, isError := a.runTool(ctx, c.Name, args, sql)
-		return outcome{text: text, isError: isError, query: q}
+		return a.query(ctx, sql, args)
 	case a.toolNames[c.Name]:
-		_, text, isError := a.runTool(ctx, c.Name, args, "")
-		return outcome{text: text, isError: isError}
+		text, err := a.client.Call(ctx, c.Name, args)
+		return outcome{text: toolText(text, err), isError: err != nil}
 	}
 	names := make([]string, len(a.tools))
 	for i, t := range a.tools {
@@ -427,47 +402,50 @@ func (a *Agent) call(ctx context.Context, c Block) outcome {
 	return outcome{text: fmt.Sprintf("there is no tool %q; the tools are %s", c.Name, strings.Join(names, ", ")), isError: true}
 }
 
-// query runs sql through run_query with the server's default row cap.
-func (a *Agent) query(ctx context.Context, sql string) (*ranQuery, string, bool) {
-	return a.runTool(ctx, "run_query", map[string]any{"sql": sql}, sql)
-}
-
-// runTool calls an MCP tool and returns its text; for run_query (sql not
-// "") that succeeded, also the query and its result. A protocol error is
-// an error result, so the model reads it like any other.
-func (a *Agent) runTool(ctx context.Context, name string, args map[string]any, sql string) (*ranQuery, string, bool) {
-	res, err := a.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+// query runs sql through run_query, with the model's arguments when it
+// called the tool (nil: the server's default row cap), and keeps the
+// result of a query that ran. A failure, of the query or of the call, is
+// an error result the model reads like any other.
+func (a *Agent) query(ctx context.Context, sql string, args map[string]any) outcome {
+	var (
+		r   *Result
+		err error
+	)
+	if args == nil {
+		r, err = a.client.Query(ctx, sql, 0)
+	} else {
+		r, err = a.client.QueryArgs(ctx, args)
+	}
 	if err != nil {
-		return nil, err.Error(), true
+		return outcome{text: toolText("", err), isError: true}
 	}
-	text := resultText(res)
-	if res.IsError || sql == "" {
-		return nil, text, res.IsError
-	}
-	var r queryResult
-	if err := remarshal(res.StructuredContent, &r); err != nil {
-		return nil, fmt.Sprintf("run_query's result could not be read: %v", err), true
-	}
-	return &ranQuery{sql: sql, result: &r}, text, false
+	return outcome{text: r.Text, query: &ranQuery{sql: sql, result: r}}
 }
 
-// cut shortens text to at most n bytes, on a line boundary where it can,
-// and says how much was left out.
-func cut(text string, n int) string {
-	if len(text) <= n {
+// toolText is what the model reads of a tool call that ended in err: the
+// tool's own words for an error result, else the failure.
+func toolText(text string, err error) string {
+	var te *ToolError
+	switch {
+	case err == nil:
 		return text
+	case errors.As(err, &te):
+		return te.Text
 	}
-	keep := text[:n]
-	if i := strings.LastIndexByte(keep, '\n'); i > n/2 {
-		keep = keep[:i+1]
-	}
-	for len(keep) > 0 && !isRuneStart(keep[len(keep)-1]) {
-		keep = keep[:len(keep)-1]
-	}
-	return fmt.Sprintf("%s\n(cut: %d more bytes not shown; aggregate, filter or add LIMIT to see less)", keep, len(text)-len(keep))
+	return err.Error()
 }
 
-func isRuneStart(b byte) bool { return b < 0x80 || b >= 0xC0 }
+// cutNote follows the marker of a tool result cut for the model.
+const cutNote = " Aggregate, filter or add LIMIT to see less."
+
+// cutResult shortens a tool result the model reads to n bytes, saying so
+// and what to do about it.
+func cutResult(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return text.Cut(s, n) + cutNote
+}
 
 func (a *Agent) emit(e Event) {
 	if a.onEvent == nil {

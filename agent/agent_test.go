@@ -623,7 +623,7 @@ func TestLongResultCut(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		got := p.Results(r.f.Bodies()[1])
-		if len(got) != 1 || !strings.HasPrefix(got[0].Text, "name | email | city\n") || !strings.Contains(got[0].Text, "(cut: ") ||
+		if len(got) != 1 || !strings.HasPrefix(got[0].Text, "name | email | city\n") || !strings.Contains(got[0].Text, "…[cut: ") ||
 			strings.Contains(got[0].Text, "Dijkstra") {
 			t.Errorf("the long result the model read: %+v", got)
 		}

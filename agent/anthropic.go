@@ -5,91 +5,123 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"time"
 )
 
 // DefaultAnthropicModel is the model NewAnthropic uses when none is named.
-const DefaultAnthropicModel = anthropic.ModelClaudeHaiku5_5
+const DefaultAnthropicModel = "claude-haiku-5-5"
+
+// DefaultAnthropicURL is the Messages API's root when the options name none.
+const DefaultAnthropicURL = "https://api.anthropic.com"
+
+// anthropicVersion is the API version every request names.
+const anthropicVersion = "2026-10-21"
 
 // AnthropicOptions configure NewAnthropic. Nothing is read from the
 // environment: the caller passes the key.
 type AnthropicOptions struct {
+	// APIKey is sent as a bearer token.
 	APIKey string
 	// Model defaults to DefaultAnthropicModel.
 	Model string
 	// BaseURL is the API's root, without /v1: the default is
-	// https://api.anthropic.com.
+	// DefaultAnthropicURL.
 	BaseURL string
-	// HTTPClient defaults to the SDK's client.
+	// HTTPClient defaults to http.DefaultClient.
 	HTTPClient *http.Client
 	// MaxRetries is how often a failed call (a connection error, 408, 409,
 	// 429 or 5xx) is retried with backoff: zero means 2, negative none.
 	MaxRetries int
+	// Timeout bounds one call, reply included: zero means DefaultTimeout.
+	// A call that runs out is a *TimeoutError and is not retried.
+	Timeout time.Duration
 }
 
 type anthropicModel struct {
-	client anthropic.Client
-	model  string
+	api   *endpoint
+	model string
 }
 
-// NewAnthropic returns a Model that calls Anthropic's Messages API. The
-// system prompt and the tools carry cache_control breakpoints (ephemeral),
-// and so does the newest message, so each turn reads the conversation so
-// far from the prompt cache. It is safe for concurrent use.
+// NewAnthropic returns a Model that calls Anthropic's Messages API
+// (POST /v1/messages). The system prompt and the tools carry cache_control
+// breakpoints (ephemeral), and so does the newest message, so each turn
+// reads the conversation so far from the prompt cache. It is safe for
+// concurrent use.
 func NewAnthropic(o AnthropicOptions) Model {
 	if o.Model == "" {
 		o.Model = DefaultAnthropicModel
 	}
-	// The environment belongs to cmd/sqlmcp: never let the SDK read
-	// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or profile files behind the
-	// caller's back.
-	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithMaxRetries(retries(o.MaxRetries))}
+	if o.BaseURL == "" {
+		o.BaseURL = DefaultAnthropicURL
+	}
+	h := http.Header{}
+	h.Set("Anthropic-Version", anthropicVersion)
 	if o.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(o.APIKey))
+		h.Set("Authorization", "Bearer "+o.APIKey)
 	}
-	if o.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(o.BaseURL))
-	}
-	if o.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
-	}
-	return &anthropicModel{client: anthropic.NewClient(opts...), model: o.Model}
-}
-
-// retries turns the options' convention (zero for the default, negative
-// for none) into a count.
-func retries(n int) int {
-	switch {
-	case n == 0:
-		return 2
-	case n < 0:
-		return 0
-	}
-	return n
+	return &anthropicModel{api: newEndpoint("anthropic messages", o.BaseURL, "/v1/messages", h, o.HTTPClient, o.MaxRetries, o.Timeout), model: o.Model}
 }
 
 func (m *anthropicModel) Name() string { return "anthropic:" + m.model }
 
+// The Messages API's request and reply, as far as the agent uses them.
+type (
+	anthropicRequest struct {
+		Model     string             `json:"model"`
+		MaxTokens int                `json:"max_tokens"`
+		System    []anthropicBlock   `json:"system,omitempty"`
+		Tools     []anthropicTool    `json:"tools,omitempty"`
+		Messages  []anthropicMessage `json:"messages"`
+	}
+	anthropicTool struct {
+		Name         string          `json:"name"`
+		Description  string          `json:"description,omitempty"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		CacheControl *cacheControl   `json:"cache_control,omitempty"`
+	}
+	anthropicMessage struct {
+		Role    string           `json:"role"`
+		Content []anthropicBlock `json:"content"`
+	}
+	anthropicBlock struct {
+		Type         string          `json:"type"`
+		Text         string          `json:"text,omitempty"`
+		ID           string          `json:"id,omitempty"`
+		Name         string          `json:"name,omitempty"`
+		Input        json.RawMessage `json:"input,omitempty"`
+		ToolUseID    string          `json:"tool_use_id,omitempty"`
+		Content      *string         `json:"content,omitempty"`
+		IsError      bool            `json:"is_error,omitempty"`
+		CacheControl *cacheControl   `json:"cache_control,omitempty"`
+	}
+	cacheControl struct {
+		Type string `json:"type"`
+	}
+	anthropicReply struct {
+		Content    []anthropicBlock `json:"content"`
+		StopReason string           `json:"stop_reason"`
+		Usage      struct {
+			Input      int `json:"input_tokens"`
+			Output     int `json:"output_tokens"`
+			CacheWrite int `json:"cache_creation_input_tokens"`
+			CacheRead  int `json:"cache_read_input_tokens"`
+		} `json:"usage"`
+	}
+)
+
+var ephemeral = &cacheControl{Type: "ephemeral"}
+
 func (m *anthropicModel) Complete(ctx context.Context, req *Request) (*Response, error) {
-	p, err := m.params(req)
+	body, err := m.request(req)
 	if err != nil {
 		return nil, err
 	}
-	msg, err := m.client.Messages.New(ctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("anthropic messages: %w", err)
+	var msg anthropicReply
+	if err := m.api.post(ctx, body, &msg); err != nil {
+		return nil, err
 	}
-	resp := &Response{
-		StopReason: string(msg.StopReason),
-		Usage: Usage{
-			Input:      int(msg.Usage.InputTokens),
-			Output:     int(msg.Usage.OutputTokens),
-			CacheRead:  int(msg.Usage.CacheReadInputTokens),
-			CacheWrite: int(msg.Usage.CacheCreationInputTokens),
-		},
-	}
+	resp := &Response{StopReason: msg.StopReason, Usage: Usage{Input: msg.Usage.Input, Output: msg.Usage.Output,
+		CacheRead: msg.Usage.CacheRead, CacheWrite: msg.Usage.CacheWrite}}
 	for _, b := range msg.Content {
 		switch b.Type {
 		case "text":
@@ -102,102 +134,73 @@ func (m *anthropicModel) Complete(ctx context.Context, req *Request) (*Response,
 	return resp, nil
 }
 
-func (m *anthropicModel) params(req *Request) (anthropic.MessageNewParams, error) {
-	p := anthropic.MessageNewParams{Model: m.model, MaxTokens: int64(req.MaxTokens)}
+func (m *anthropicModel) request(req *Request) (*anthropicRequest, error) {
+	p := &anthropicRequest{Model: m.model, MaxTokens: req.MaxTokens}
 	if p.MaxTokens <= 0 {
 		p.MaxTokens = defaultMaxTokens
 	}
 	// Breakpoints: the tools, then the system prompt (together the stable
 	// prefix), then the newest message; the API allows four.
 	for i, t := range req.Tools {
-		schema, err := anthropicSchema(t.InputSchema)
+		schema, err := objectSchema(t.InputSchema)
 		if err != nil {
-			return p, fmt.Errorf("tool %s: %w", t.Name, err)
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		tp := anthropic.ToolParam{Name: t.Name, InputSchema: schema}
-		if t.Description != "" {
-			tp.Description = anthropic.String(t.Description)
-		}
+		at := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema}
 		if i == len(req.Tools)-1 {
-			tp.CacheControl = anthropic.NewCacheControlEphemeralParam()
+			at.CacheControl = ephemeral
 		}
-		p.Tools = append(p.Tools, anthropic.ToolUnionParam{OfTool: &tp})
+		p.Tools = append(p.Tools, at)
 	}
 	if req.System != "" {
-		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
+		p.System = []anthropicBlock{{Type: "text", Text: req.System, CacheControl: ephemeral}}
 	}
 	for i, msg := range req.Messages {
-		var blocks []anthropic.ContentBlockParamUnion
+		if msg.Role != "user" && msg.Role != "assistant" {
+			return nil, fmt.Errorf("message %d: unknown role %q", i, msg.Role)
+		}
+		var blocks []anthropicBlock
 		for _, b := range msg.Blocks {
 			switch b.Type {
 			case "text":
 				if b.Text != "" { // the API refuses empty text blocks
-					blocks = append(blocks, anthropic.NewTextBlock(b.Text))
+					blocks = append(blocks, anthropicBlock{Type: "text", Text: b.Text})
 				}
 			case "tool_use":
-				blocks = append(blocks, anthropic.NewToolUseBlock(b.ID, objectOrEmpty(b.Input), b.Name))
+				blocks = append(blocks, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
 			case "tool_result":
-				blocks = append(blocks, anthropic.NewToolResultBlock(b.ID, b.Text, b.IsError))
+				blocks = append(blocks, anthropicBlock{Type: "tool_result", ToolUseID: b.ID, Content: &b.Text, IsError: b.IsError})
 			}
 		}
 		if len(blocks) == 0 {
-			blocks = append(blocks, anthropic.NewTextBlock("(empty)"))
+			blocks = append(blocks, anthropicBlock{Type: "text", Text: "(empty)"})
 		}
 		if i == len(req.Messages)-1 {
-			last := blocks[len(blocks)-1]
-			switch {
-			case last.OfText != nil:
-				last.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
-			case last.OfToolResult != nil:
-				last.OfToolResult.CacheControl = anthropic.NewCacheControlEphemeralParam()
-			case last.OfToolUse != nil:
-				last.OfToolUse.CacheControl = anthropic.NewCacheControlEphemeralParam()
-			}
+			blocks[len(blocks)-1].CacheControl = ephemeral
 		}
-		switch msg.Role {
-		case "assistant":
-			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(blocks...))
-		case "user":
-			p.Messages = append(p.Messages, anthropic.NewUserMessage(blocks...))
-		default:
-			return p, fmt.Errorf("message %d: unknown role %q", i, msg.Role)
-		}
+		p.Messages = append(p.Messages, anthropicMessage{Role: msg.Role, Content: blocks})
 	}
 	return p, nil
 }
 
-// anthropicSchema splits a JSON object schema into the SDK's parts:
-// properties, required, and everything else as extra fields.
-func anthropicSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
-	var s anthropic.ToolInputSchemaParam
-	var m map[string]any
+// objectSchema is a tool's input schema as both APIs take it: a JSON
+// object schema with properties, without $schema.
+func objectSchema(raw json.RawMessage) (json.RawMessage, error) {
+	var s map[string]any
 	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return s, fmt.Errorf("input schema: %w", err)
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("input schema: %w", err)
 		}
 	}
-	s.Properties = map[string]any{}
-	if p, ok := m["properties"]; ok && p != nil {
-		s.Properties = p
+	if s == nil {
+		s = map[string]any{}
 	}
-	if r, ok := m["required"].([]any); ok {
-		for _, v := range r {
-			if name, ok := v.(string); ok {
-				s.Required = append(s.Required, name)
-			}
-		}
+	s["type"] = "object"
+	if p, ok := s["properties"]; !ok || p == nil {
+		s["properties"] = map[string]any{}
 	}
-	for k, v := range m {
-		switch k {
-		case "type", "properties", "required", "$schema":
-			continue
-		}
-		if s.ExtraFields == nil {
-			s.ExtraFields = map[string]any{}
-		}
-		s.ExtraFields[k] = v
-	}
-	return s, nil
+	delete(s, "$schema")
+	return json.Marshal(s)
 }
 
 // objectOrEmpty returns raw, or {} when it is empty, so a tool call always

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/sqlmcp/sqlmcp/internal/files"
 )
 
 type cache struct {
@@ -61,32 +63,8 @@ func (c *cache) Complete(ctx context.Context, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache entry: %w", err)
 	}
-	if err := writeFile(path, append(b, '\n')); err != nil {
+	if err := files.Write(path, append(b, '\n'), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the model cache: %w", err)
 	}
 	return resp, nil
-}
-
-// writeFile writes b to path through a temporary file in the same
-// directory, so no reader ever sees half a file.
-func writeFile(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }

@@ -1,11 +1,6 @@
 package agent_test
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,53 +8,22 @@ import (
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/internal/modeltest"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 )
 
-// sqlmcpBin is the real sqlmcp, built once for all tests.
-var sqlmcpBin string
-
-// TestMain builds sqlmcp, which the tests start over stdio: agent may not
-// import the server, and everything under the fake model is real.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agent-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	sqlmcpBin = filepath.Join(dir, "sqlmcp")
-	build := exec.Command("go", "build", "-o", sqlmcpBin, "github.com/sqlmcp/sqlmcp/cmd/sqlmcp")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building sqlmcp: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// serve starts sqlmcp on a fresh copy of the SQLite fixture and connects
-// client (a plain one when nil) to it over stdio.
+// serve serves sqlmcp's tools on a fresh copy of the SQLite fixture and
+// connects client (a plain one when nil) to them, in memory: agent may not
+// import the server, but its tests may, and everything under the fake
+// model is real.
 func serve(t *testing.T, client *mcp.Client) *mcp.ClientSession {
 	t.Helper()
 	return serveDB(t, client, dbtest.SQLiteFile(t))
 }
 
-// serveDB starts sqlmcp on the database dsn names.
+// serveDB serves the tools on the database dsn names.
 func serveDB(t *testing.T, client *mcp.Client, dsn string) *mcp.ClientSession {
 	t.Helper()
-	if client == nil {
-		client = mcp.NewClient(&mcp.Implementation{Name: "agent-test"}, nil)
-	}
-	cmd := exec.Command(sqlmcpBin, "serve", "--db", dsn, "--log-level", "warn")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("starting sqlmcp: %v\n%s", err, stderr.String())
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return toolstest.Serve(t, dsn, &toolstest.Options{Client: client})
 }
 
 // provider is a model API's wire protocol, with how the agent's real

@@ -3,17 +3,20 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"time"
 )
 
 // DefaultOpenAIModel is the model NewOpenAI uses when none is named. A
 // local server wants its own model's name instead.
-const DefaultOpenAIModel = openai.ChatModelGPT5_4Mini
+const DefaultOpenAIModel = "gpt-5.4-mini"
+
+// DefaultOpenAIURL is the Chat Completions API's root when the options
+// name none.
+const DefaultOpenAIURL = "https://api.openai.com/v1"
 
 // OpenAIOptions configure NewOpenAI. Nothing is read from the environment.
 type OpenAIOptions struct {
@@ -24,67 +27,114 @@ type OpenAIOptions struct {
 	// BaseURL is the API's root including /v1, as
 	// http://localhost:11434/v1 (ollama), http://localhost:8000/v1 (vLLM)
 	// or http://localhost:8080/v1 (llama.cpp's server). The default is
-	// https://api.openai.com/v1.
+	// DefaultOpenAIURL.
 	BaseURL string
 	// HTTPClient defaults to http.DefaultClient.
 	HTTPClient *http.Client
 	// MaxRetries is how often a failed call is retried with backoff: zero
 	// means 2, negative none.
 	MaxRetries int
+	// Timeout bounds one call, reply included: zero means DefaultTimeout.
+	// A call that runs out is a *TimeoutError and is not retried.
+	Timeout time.Duration
 }
 
 type openAIModel struct {
-	chat  openai.ChatCompletionService
+	api   *endpoint
 	model string
 }
 
-// NewOpenAI returns a Model that calls a Chat Completions endpoint: OpenAI's
-// or any compatible server's. Tool errors travel as tool messages starting
-// "Error: ", since the format has no error flag. It is safe for concurrent
-// use.
+// NewOpenAI returns a Model that calls a Chat Completions endpoint
+// (POST /chat/completions under the base URL): OpenAI's or any compatible
+// server's. Tool errors travel as tool messages starting "Error: ", since
+// the format has no error flag. It is safe for concurrent use.
 func NewOpenAI(o OpenAIOptions) Model {
 	if o.Model == "" {
 		o.Model = DefaultOpenAIModel
 	}
-	// The chat service alone, not openai.NewClient: the client would read
-	// OPENAI_API_KEY, OPENAI_BASE_URL and more from the environment, which
-	// belongs to cmd/sqlmcp.
-	opts := []option.RequestOption{option.WithEnvironmentProduction(), option.WithMaxRetries(retries(o.MaxRetries))}
+	if o.BaseURL == "" {
+		o.BaseURL = DefaultOpenAIURL
+	}
+	h := http.Header{}
 	if o.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(o.APIKey))
+		h.Set("Authorization", "Bearer "+o.APIKey)
 	}
-	if o.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(o.BaseURL))
-	}
-	if o.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
-	}
-	return &openAIModel{chat: openai.NewChatCompletionService(opts...), model: o.Model}
+	return &openAIModel{api: newEndpoint("openai chat completions", o.BaseURL, "/chat/completions", h, o.HTTPClient, o.MaxRetries, o.Timeout), model: o.Model}
 }
 
 func (m *openAIModel) Name() string { return "openai:" + m.model }
 
+// The Chat Completions request and reply, as far as the agent uses them.
+type (
+	openAIRequest struct {
+		Model string `json:"model"`
+		// max_completion_tokens, not the deprecated max_tokens, which
+		// OpenAI's reasoning models refuse; local servers ignore what they
+		// do not know.
+		MaxCompletionTokens int             `json:"max_completion_tokens"`
+		Messages            []openAIMessage `json:"messages"`
+		Tools               []openAITool    `json:"tools,omitempty"`
+	}
+	openAITool struct {
+		Type     string         `json:"type"`
+		Function openAIFunction `json:"function"`
+	}
+	openAIFunction struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+		Strict      bool            `json:"strict,omitempty"`
+	}
+	openAIMessage struct {
+		Role string `json:"role"`
+		// Content is nil for an assistant message of tool calls alone.
+		Content    *string          `json:"content,omitempty"`
+		ToolCalls  []openAIToolCall `json:"tool_calls,omitempty"`
+		ToolCallID string           `json:"tool_call_id,omitempty"`
+	}
+	openAIToolCall struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	openAIReply struct {
+		Choices []struct {
+			Message struct {
+				Content   string           `json:"content"`
+				ToolCalls []openAIToolCall `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage struct {
+			Prompt  int `json:"prompt_tokens"`
+			Output  int `json:"completion_tokens"`
+			Details struct {
+				Cached int `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
+		} `json:"usage"`
+	}
+)
+
 func (m *openAIModel) Complete(ctx context.Context, req *Request) (*Response, error) {
-	p, err := m.params(req)
+	body, err := m.request(req)
 	if err != nil {
 		return nil, err
 	}
-	cc, err := m.chat.New(ctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("openai chat completions: %w", err)
+	var cc openAIReply
+	if err := m.api.post(ctx, body, &cc); err != nil {
+		return nil, err
 	}
 	if len(cc.Choices) == 0 {
-		return nil, fmt.Errorf("openai chat completions: the reply has no choices")
+		return nil, errors.New("openai chat completions: the reply has no choices")
 	}
 	c := cc.Choices[0]
-	cached := int(cc.Usage.PromptTokensDetails.CachedTokens)
+	cached := cc.Usage.Details.Cached
 	resp := &Response{
 		StopReason: openAIStop(c.FinishReason),
-		Usage: Usage{
-			Input:     max(int(cc.Usage.PromptTokens)-cached, 0),
-			Output:    int(cc.Usage.CompletionTokens),
-			CacheRead: cached,
-		},
+		Usage:      Usage{Input: max(cc.Usage.Prompt-cached, 0), Output: cc.Usage.Output, CacheRead: cached},
 	}
 	if c.Message.Content != "" {
 		resp.Blocks = append(resp.Blocks, Block{Type: "text", Text: c.Message.Content})
@@ -136,68 +186,47 @@ func argumentsText(raw json.RawMessage) string {
 	return string(objectOrEmpty(raw))
 }
 
-func (m *openAIModel) params(req *Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{Model: m.model}
-	maxTokens := req.MaxTokens
-	if maxTokens <= 0 {
-		maxTokens = defaultMaxTokens
+func (m *openAIModel) request(req *Request) (*openAIRequest, error) {
+	p := &openAIRequest{Model: m.model, MaxCompletionTokens: req.MaxTokens}
+	if p.MaxCompletionTokens <= 0 {
+		p.MaxCompletionTokens = defaultMaxTokens
 	}
-	// max_completion_tokens, not the deprecated max_tokens, which OpenAI's
-	// reasoning models refuse; local servers ignore what they do not know.
-	p.MaxCompletionTokens = openai.Int(int64(maxTokens))
 	for _, t := range req.Tools {
-		var schema map[string]any
-		if len(t.InputSchema) > 0 {
-			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
-				return p, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
-			}
+		schema, err := objectSchema(t.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		if schema == nil {
-			schema = map[string]any{"type": "object"}
-		}
-		if _, ok := schema["properties"]; !ok {
-			schema["properties"] = map[string]any{}
-		}
-		delete(schema, "$schema")
-		fd := openai.FunctionDefinitionParam{Name: t.Name, Parameters: openai.FunctionParameters(schema)}
-		if t.Description != "" {
-			fd.Description = openai.String(t.Description)
-		}
-		if t.Strict {
-			fd.Strict = openai.Bool(true)
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
+		p.Tools = append(p.Tools, openAITool{Type: "function",
+			Function: openAIFunction{Name: t.Name, Description: t.Description, Parameters: schema, Strict: t.Strict}})
 	}
+	text := func(role, s string) openAIMessage { return openAIMessage{Role: role, Content: &s} }
 	if req.System != "" {
-		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
+		p.Messages = append(p.Messages, text("system", req.System))
 	}
 	for i, msg := range req.Messages {
 		switch msg.Role {
 		case "assistant":
-			var a openai.ChatCompletionAssistantMessageParam
-			var text []string
+			a := openAIMessage{Role: "assistant"}
+			var texts []string
 			for _, b := range msg.Blocks {
 				switch b.Type {
 				case "text":
-					text = append(text, b.Text)
+					texts = append(texts, b.Text)
 				case "tool_use":
-					a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-						OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-							ID:       b.ID,
-							Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: b.Name, Arguments: argumentsText(b.Input)},
-						},
-					})
+					c := openAIToolCall{ID: b.ID, Type: "function"}
+					c.Function.Name, c.Function.Arguments = b.Name, argumentsText(b.Input)
+					a.ToolCalls = append(a.ToolCalls, c)
 				}
 			}
-			if t := strings.Join(text, "\n"); t != "" || len(a.ToolCalls) == 0 {
-				a.Content.OfString = openai.String(t)
+			if t := strings.Join(texts, "\n"); t != "" || len(a.ToolCalls) == 0 {
+				a.Content = &t
 			}
-			p.Messages = append(p.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+			p.Messages = append(p.Messages, a)
 		case "user":
 			// Tool results become tool messages, which must come right
 			// after the assistant's calls; any text follows as a user
 			// message.
-			var text []string
+			var texts []string
 			for _, b := range msg.Blocks {
 				switch b.Type {
 				case "tool_result":
@@ -205,16 +234,18 @@ func (m *openAIModel) params(req *Request) (openai.ChatCompletionNewParams, erro
 					if b.IsError {
 						content = "Error: " + content
 					}
-					p.Messages = append(p.Messages, openai.ToolMessage(content, b.ID))
+					m := text("tool", content)
+					m.ToolCallID = b.ID
+					p.Messages = append(p.Messages, m)
 				case "text":
-					text = append(text, b.Text)
+					texts = append(texts, b.Text)
 				}
 			}
-			if len(text) > 0 {
-				p.Messages = append(p.Messages, openai.UserMessage(strings.Join(text, "\n\n")))
+			if len(texts) > 0 {
+				p.Messages = append(p.Messages, text("user", strings.Join(texts, "\n\n")))
 			}
 		default:
-			return p, fmt.Errorf("message %d: unknown role %q", i, msg.Role)
+			return nil, fmt.Errorf("message %d: unknown role %q", i, msg.Role)
 		}
 	}
 	return p, nil

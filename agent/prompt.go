@@ -3,11 +3,9 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // submitTool is the agent's own tool: the model ends by calling it.
@@ -23,38 +21,7 @@ var submitTool = Tool{
 	Strict: true,
 }
 
-// instructionsDialect finds the engine in sqlmcp's server instructions:
-// "This server gives read-only access to one sqlite database."
-var instructionsDialect = regexp.MustCompile(`(?i)\bone (sqlite|postgres)\b`)
-
-// ServerDialect names the SQL dialect of the database behind an sqlmcp
-// session: from the server's instructions, or failing that by asking the
-// database. It returns "sqlite", "postgres" or "" when it cannot tell.
-func ServerDialect(ctx context.Context, cs *mcp.ClientSession) string {
-	var instructions string
-	if r := cs.InitializeResult(); r != nil {
-		instructions = r.Instructions
-	}
-	if m := instructionsDialect.FindStringSubmatch(instructions); m != nil {
-		return strings.ToLower(m[1])
-	}
-	probe := func(sql string) string {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
-		if err != nil || res.IsError {
-			return ""
-		}
-		return resultText(res)
-	}
-	if probe("SELECT sqlite_version()") != "" {
-		return "sqlite"
-	}
-	if strings.Contains(probe("SELECT version()"), "PostgreSQL") {
-		return "postgres"
-	}
-	return ""
-}
-
-// DialectRule is how to write SQL for a dialect ServerDialect names, in a
+// DialectRule is how to write SQL for a dialect Client.Dialect names, in a
 // sentence or three for a model's prompt.
 func DialectRule(dialect string) string { return dialectRules[dialect] }
 
@@ -91,30 +58,16 @@ Rules:
 	return b.String()
 }
 
-// tableRef is a table as list_tables names it.
-type tableRef struct {
-	Name string `json:"name"`
-}
-
 // readSchema writes the schema part of the system prompt within budget
 // bytes: list_tables' listing (cut if it alone is over), then describe_table
 // for each table in list order while the descriptions fit. budget < 0
 // means the listing alone.
-func readSchema(ctx context.Context, cs *mcp.ClientSession, budget int) (string, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_tables", Arguments: map[string]any{}})
+func readSchema(ctx context.Context, c *Client, budget int) (string, error) {
+	listed, err := c.ListTables(ctx)
 	if err != nil {
-		return "", fmt.Errorf("listing tables: %w", err)
+		return "", err
 	}
-	if res.IsError {
-		return "", fmt.Errorf("listing tables: %s", resultText(res))
-	}
-	var listed struct {
-		Tables []tableRef `json:"tables"`
-	}
-	if err := remarshal(res.StructuredContent, &listed); err != nil {
-		return "", fmt.Errorf("listing tables: reading the result: %w", err)
-	}
-	list := strings.TrimRight(resultText(res), "\n")
+	list := strings.TrimRight(listed.Text, "\n")
 	var b strings.Builder
 	b.WriteString("Schema\n\nTables (list_tables):\n")
 	if budget >= 0 && len(list) > budget {
@@ -134,19 +87,20 @@ func readSchema(ctx context.Context, cs *mcp.ClientSession, budget int) (string,
 	left := budget - len(list)
 	var described []string
 	for _, t := range listed.Tables {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_table", Arguments: map[string]any{"table": t.Name}})
-		if err != nil {
-			return "", fmt.Errorf("describing %s: %w", t.Name, err)
-		}
-		if res.IsError {
+		d, err := c.DescribeTable(ctx, t.Name)
+		var te *ToolError
+		if errors.As(err, &te) {
 			continue // a table that went away, say; the model can ask
 		}
-		d := strings.TrimRight(resultText(res), "\n")
-		if len(d)+2 > left {
+		if err != nil {
+			return "", err
+		}
+		text := strings.TrimRight(d.Text, "\n")
+		if len(text)+2 > left {
 			break
 		}
-		left -= len(d) + 2
-		described = append(described, d)
+		left -= len(text) + 2
+		described = append(described, text)
 	}
 	switch {
 	case len(described) == len(listed.Tables):
@@ -161,29 +115,4 @@ func readSchema(ctx context.Context, cs *mcp.ClientSession, budget int) (string,
 		b.WriteString("\n\n")
 	}
 	return b.String(), nil
-}
-
-// resultText is a tool result's text content, the compact rendering the
-// tools write for models; the structured copy as JSON when there is none.
-func resultText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		return string(b)
-	}
-	return strings.Join(parts, "\n")
-}
-
-// remarshal copies v, decoded JSON of any shape, into out.
-func remarshal(v, out any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, out)
 }

@@ -70,7 +70,7 @@ func ParseQuestions(data []byte) ([]Question, error) {
 		switch {
 		case q.DB == "" || strings.TrimSpace(q.Question) == "" || strings.TrimSpace(q.SQL) == "":
 			return nil, fmt.Errorf("reading questions: question %d (the %d. in the list) lacks a db_id, question or SQL", q.ID, i+1)
-		case !PlainName(q.DB):
+		case !notes.PlainName(q.DB):
 			return nil, fmt.Errorf("reading questions: question %d: db_id %q is not a plain name", q.ID, q.DB)
 		case seen[q.ID]:
 			return nil, fmt.Errorf("reading questions: question_id %d appears twice", q.ID)
@@ -81,12 +81,6 @@ func ParseQuestions(data []byte) ([]Question, error) {
 		}
 	}
 	return qs, nil
-}
-
-// PlainName reports whether name can name a database's folder, under a
-// --db-root or a notes folder: not empty, no slash, not "." or "..".
-func PlainName(name string) bool {
-	return name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".."
 }
 
 // Prediction is one question's outcome: a line of predictions.jsonl.
@@ -363,7 +357,7 @@ func (r *runner) answer(ctx context.Context, q Question) (*Prediction, error) {
 	case "oneshot":
 		var resp *agent.Response
 		if resp, err = r.model.Complete(ctx, oneshotRequest(d.prompt, q)); err == nil {
-			p.SQL = ExtractSQL(responseText(resp))
+			p.SQL = ExtractSQL(resp.Text())
 		}
 	}
 	p.Seconds = float64(time.Since(start).Milliseconds()) / 1000
@@ -401,25 +395,26 @@ func oneshotPrompt(ctx context.Context, cs *mcp.ClientSession, budget int) (stri
 	if budget <= 0 {
 		budget = 24000
 	}
+	c := agent.NewClient(cs)
 	var b strings.Builder
 	b.WriteString("You write one SQL query that answers a question about a database.\n" +
 		"Reply with the SQL only: one read-only SELECT statement, selecting exactly the columns the question asks for, " +
 		"with no explanation and no code fences. A hint, when given, is outside knowledge about the data: trust it.\n")
-	if r := cs.InitializeResult(); r != nil && strings.TrimSpace(r.Instructions) != "" {
-		fmt.Fprintf(&b, "\nThe database server says:\n%s\n", strings.TrimSpace(r.Instructions))
+	if s := c.Instructions(); s != "" {
+		fmt.Fprintf(&b, "\nThe database server says:\n%s\n", s)
 	}
-	list, names, err := listTables(ctx, cs)
+	listed, err := c.ListTables(ctx)
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&b, "\nTables:\n%s\n", strings.TrimRight(list, "\n"))
-	left := budget - len(list)
-	for _, name := range names {
-		d, err := callText(ctx, cs, "describe_table", map[string]any{"table": name})
+	fmt.Fprintf(&b, "\nTables:\n%s\n", strings.TrimRight(listed.Text, "\n"))
+	left := budget - len(listed.Text)
+	for _, t := range listed.Tables {
+		d, err := c.DescribeTable(ctx, t.Name)
 		if err != nil {
 			continue // a table that went away, say
 		}
-		text := strings.TrimRight(d.text, "\n")
+		text := strings.TrimRight(d.Text, "\n")
 		if len(text)+2 > left {
 			break
 		}
@@ -429,81 +424,11 @@ func oneshotPrompt(ctx context.Context, cs *mcp.ClientSession, budget int) (stri
 	return b.String(), nil
 }
 
-type toolResult struct {
-	text       string
-	structured any
-}
-
-// callText calls a tool and returns its text; an error result is an error.
-func callText(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (*toolResult, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if res.IsError {
-		return nil, fmt.Errorf("%s: %s", name, toolText(res))
-	}
-	return &toolResult{toolText(res), res.StructuredContent}, nil
-}
-
-// toolText is a tool result's text content.
-func toolText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-// listTables calls list_tables and returns its text and the tables' names.
-func listTables(ctx context.Context, cs *mcp.ClientSession) (string, []string, error) {
-	list, err := callText(ctx, cs, "list_tables", map[string]any{})
-	if err != nil {
-		return "", nil, err
-	}
-	var listed struct {
-		Tables []struct {
-			Name string `json:"name"`
-		} `json:"tables"`
-	}
-	if err := remarshal(list.structured, &listed); err != nil {
-		return "", nil, fmt.Errorf("list_tables: reading the result: %w", err)
-	}
-	names := make([]string, len(listed.Tables))
-	for i, t := range listed.Tables {
-		names[i] = t.Name
-	}
-	return list.text, names, nil
-}
-
-func remarshal(from, to any) error {
-	b, err := json.Marshal(from)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, to)
-}
-
-// oneshotRequest asks for one question's SQL; the user message starts
-// "Question: " as the agent's does.
+// oneshotRequest asks for one question's SQL; the user message is the
+// agent's first.
 func oneshotRequest(system string, q Question) *agent.Request {
-	text := "Question: " + q.Question
-	if q.Evidence != "" {
-		text += "\nHint: " + q.Evidence
-	}
-	return &agent.Request{System: system, Messages: []agent.Message{{Role: "user", Blocks: []agent.Block{{Type: "text", Text: text}}}}}
-}
-
-func responseText(resp *agent.Response) string {
-	var parts []string
-	for _, b := range resp.Blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
+	return &agent.Request{System: system, Messages: []agent.Message{{Role: "user",
+		Blocks: []agent.Block{{Type: "text", Text: agent.QuestionText(q.Question, q.Evidence)}}}}}
 }
 
 var (

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlmcp/sqlmcp/agent"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 	"github.com/sqlmcp/sqlmcp/notes"
 	"github.com/sqlmcp/sqlmcp/schema"
 )
@@ -77,8 +78,9 @@ func Explore(ctx context.Context, cs *mcp.ClientSession, o *ExploreOptions) ([]n
 	maxFragments := exploreDefault(o.MaxFragments, 40)
 	maxJoins := exploreDefault(o.MaxJoins, 2)
 
-	dialect := agent.ServerDialect(ctx, cs)
-	tables, edges, err := exploreSchema(ctx, cs)
+	client := agent.NewClient(cs)
+	dialect := client.Dialect(ctx)
+	tables, edges, err := exploreSchema(ctx, client)
 	if err != nil {
 		return nil, st, fmt.Errorf("exploring: %w", err)
 	}
@@ -119,7 +121,7 @@ func Explore(ctx context.Context, cs *mcp.ClientSession, o *ExploreOptions) ([]n
 			return fail(err)
 		}
 		st.Fragments++
-		queries := parseExploreReply(responseText(resp))
+		queries := parseExploreReply(resp.Text())
 		if queries == nil {
 			st.Failed++
 		}
@@ -136,7 +138,7 @@ func Explore(ctx context.Context, cs *mcp.ClientSession, o *ExploreOptions) ([]n
 				continue
 			}
 			seen[key] = true
-			outcome, err := exploreRun(ctx, cs, q.SQL)
+			outcome, err := exploreRun(ctx, client, q.SQL)
 			if err != nil {
 				return fail(err)
 			}
@@ -175,19 +177,6 @@ const (
 	exploreSampleRows  = 3
 	exploreSampleBytes = 1500
 )
-
-// cutText shortens text to at most n bytes, at a line end where it can,
-// and says so.
-func cutText(text string, n int) string {
-	if len(text) <= n {
-		return text
-	}
-	keep := text[:n]
-	if i := strings.LastIndexByte(keep, '\n'); i > 0 {
-		keep = keep[:i]
-	}
-	return strings.ToValidUTF8(keep, "") + "\n(cut)"
-}
 
 // exploreTable is a table or view as describe_table gives it.
 type exploreTable struct {
@@ -257,46 +246,34 @@ func (f *exploreFragment) from(tables map[string]*exploreTable) string {
 // exploreSchema reads every table's description and the foreign keys
 // between them. A table that cannot be described is left out, with its
 // keys; so is a key to a table not listed, or to itself.
-func exploreSchema(ctx context.Context, cs *mcp.ClientSession) (map[string]*exploreTable, []*exploreEdge, error) {
-	_, listed, err := listTables(ctx, cs)
+func exploreSchema(ctx context.Context, c *agent.Client) (map[string]*exploreTable, []*exploreEdge, error) {
+	listed, err := c.ListTables(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	type key struct {
-		Table      string   `json:"table"`
-		Columns    []string `json:"columns"`
-		RefTable   string   `json:"ref_table"`
-		RefColumns []string `json:"ref_columns"`
-	}
 	tables := map[string]*exploreTable{}
-	var keys []key
-	for _, name := range listed {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_table", Arguments: map[string]any{"table": name}})
-		if err != nil {
-			return nil, nil, fmt.Errorf("describing %s: %w", name, err)
-		}
-		if res.IsError {
+	var keys []agent.ForeignKey
+	for _, lt := range listed.Tables {
+		name := lt.Name
+		d, err := c.DescribeTable(ctx, name)
+		var te *agent.ToolError
+		if errors.As(err, &te) {
 			continue // a table that went away, say
 		}
-		var d struct {
-			Schema       string `json:"schema"`
-			ForeignKeys  []key  `json:"foreign_keys"`
-			ReferencedBy []key  `json:"referenced_by"`
+		if err != nil {
+			return nil, nil, err
 		}
-		if err := remarshal(res.StructuredContent, &d); err != nil {
-			return nil, nil, fmt.Errorf("describing %s: reading the result: %w", name, err)
-		}
-		t := &exploreTable{name: name, schema: d.Schema, text: strings.TrimRight(toolText(res), "\n")}
+		t := &exploreTable{name: name, schema: d.Schema, text: strings.TrimRight(d.Text, "\n")}
 		tables[name] = t
 		keys = append(append(keys, d.ForeignKeys...), d.ReferencedBy...)
 		// A few real rows, so that the model filters on values that exist.
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{
-			"sql": "SELECT * FROM " + t.sql() + " LIMIT " + fmt.Sprint(exploreSampleRows), "max_rows": exploreSampleRows}})
-		if err != nil {
+		r, err := c.Query(ctx, "SELECT * FROM "+t.sql()+" LIMIT "+fmt.Sprint(exploreSampleRows), exploreSampleRows)
+		switch {
+		case errors.As(err, &te):
+		case err != nil:
 			return nil, nil, fmt.Errorf("sampling %s: %w", name, err)
-		}
-		if !res.IsError {
-			t.sample = cutText(strings.TrimRight(toolText(res), "\n"), exploreSampleBytes)
+		default:
+			t.sample = text.Cut(strings.TrimRight(r.Text, "\n"), exploreSampleBytes)
 		}
 	}
 	// Keys name tables as list_tables does; a name qualified where the
@@ -512,26 +489,16 @@ const (
 
 // exploreRun runs sql through run_query. The error is for a call that
 // failed (ctx ended, the session broke), not for an error result.
-func exploreRun(ctx context.Context, cs *mcp.ClientSession, sql string) (exploreOutcome, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql, "max_rows": exploreMaxRows}})
-	if err != nil {
+func exploreRun(ctx context.Context, c *agent.Client, sql string) (exploreOutcome, error) {
+	r, err := c.Query(ctx, sql, exploreMaxRows)
+	var te *agent.ToolError
+	switch {
+	case errors.As(err, &te):
+		return exploreFailed, nil
+	case err != nil:
 		return exploreFailed, fmt.Errorf("running a query: %w", err)
+	case r.Empty():
+		return exploreEmpty, nil
 	}
-	if res.IsError {
-		return exploreFailed, nil
-	}
-	var out struct {
-		Rows [][]any `json:"rows"`
-	}
-	if remarshal(res.StructuredContent, &out) != nil {
-		return exploreFailed, nil
-	}
-	for _, row := range out.Rows {
-		for _, v := range row {
-			if v != nil {
-				return exploreRows, nil
-			}
-		}
-	}
-	return exploreEmpty, nil
+	return exploreRows, nil
 }

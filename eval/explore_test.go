@@ -18,30 +18,16 @@ import (
 	"github.com/sqlmcp/sqlmcp/eval"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/internal/modeltest"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 	"github.com/sqlmcp/sqlmcp/notes"
-	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
-	"github.com/sqlmcp/sqlmcp/tools"
 )
 
 // exploreServe serves db through the real sqlmcp server and returns a
 // client session over in-memory transports.
 func exploreServe(t *testing.T, db *source.DB) *mcp.ClientSession {
 	t.Helper()
-	cat, err := schema.New(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := tools.NewServer(db, cat, nil).Connect(t.Context(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "explore-test"}, nil).Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return toolstest.ServeDB(t, db, nil)
 }
 
 // exploreScript says how the fake model misbehaves: the request numbers

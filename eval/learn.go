@@ -136,10 +136,7 @@ const previewRows = 3
 func (r *runner) lesson(ctx context.Context, q Question, p *Prediction) (string, error) {
 	d := r.dbs[q.DB] // answer opened it
 	var b strings.Builder
-	fmt.Fprintf(&b, "Question: %s\n", q.Question)
-	if q.Evidence != "" {
-		fmt.Fprintf(&b, "Hint: %s\n", q.Evidence)
-	}
+	b.WriteString(agent.QuestionText(q.Question, q.Evidence) + "\n")
 	switch {
 	case strings.TrimSpace(p.SQL) == "":
 		fmt.Fprintf(&b, "\nThe answer gave no SQL: %s\n", p.Error)
@@ -154,7 +151,7 @@ func (r *runner) lesson(ctx context.Context, q Question, p *Prediction) (string,
 	if err != nil {
 		return "", err
 	}
-	return lessonLine(responseText(resp)), nil
+	return lessonLine(resp.Text()), nil
 }
 
 // preview describes a query's first rows for the lesson prompt.

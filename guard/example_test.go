@@ -59,7 +59,7 @@ func ExampleSQLite_Prepare() {
 			return err
 		}
 		defer st.Close()
-		rows, err := st.QueryContext(ctx, nil)
+		rows, err := st.(driver.StmtQueryContext).QueryContext(ctx, nil)
 		if err != nil {
 			return err
 		}

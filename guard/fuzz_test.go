@@ -134,7 +134,7 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		defer st.Close()
-		step(t, st)
+		step(t, st.(*sqlite3.SQLiteStmt))
 		if err := st.Close(); err != nil {
 			t.Fatalf("closing the statement of %.200q: %v", text, err)
 		}

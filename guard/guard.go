@@ -21,7 +21,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // MaxSQLBytes is the longest SQL text the guard reads.
@@ -31,6 +31,10 @@ const MaxSQLBytes = 1 << 20
 type Error struct {
 	Reason string // what was found: "UPDATE of table \"users\" is not allowed"
 	Hint   string // what to send instead
+	// MissingFunction and MissingType name, as the statement wrote them
+	// ("lower", "public.mytype"), a function or type the database lacks,
+	// when that is the refusal: not a rule broken but a name to correct.
+	MissingFunction, MissingType string
 }
 
 func (e *Error) Error() string {
@@ -107,5 +111,5 @@ func firstWord(s string) string {
 
 // snippet shortens s for a message, on one line.
 func snippet(s string, n int) string {
-	return cut.Text(strings.Join(strings.Fields(s), " "), n)
+	return text.Inline(strings.Join(strings.Fields(s), " "), n)
 }

@@ -805,8 +805,9 @@ func (w *pgWalker) function(names []*pg.Node, nargs int, sqlSyntax bool) *Error 
 			full = schema + "." + name
 		}
 		return &Error{
-			Reason: "no function named " + full + "()",
-			Hint:   "Check the spelling and the schema; pg_proc lists the functions this database has",
+			MissingFunction: full,
+			Reason:          "no function named " + full + "()",
+			Hint:            "Check the spelling and the schema; pg_proc lists the functions this database has",
 		}
 	}
 	return judgeFunctions(name+"()", fns)

@@ -188,7 +188,7 @@ func (w *pgWalker) judgeType(names []string) *Error {
 			if schema != "" {
 				full = schema + "." + name
 			}
-			return &Error{Reason: "no type named " + full, Hint: "Check the type's spelling; pg_type lists the types this database has"}
+			return &Error{MissingType: full, Reason: "no type named " + full, Hint: "Check the type's spelling; pg_type lists the types this database has"}
 		}
 		label := "the type " + name
 		if t.Origin != "" && !t.Allowed && t.Origin != OriginUser && VettedExtensions[t.Origin] == "" {

@@ -29,7 +29,7 @@ var deniedFunctions = map[string]bool{
 //
 // Like the connection it guards, a SQLite is not safe for concurrent use.
 type SQLite struct {
-	conn      *sqlite3.SQLiteConn
+	conn      SQLiteConn
 	functions map[string]bool // allowed functions, lower-cased
 	denials   []string        // what the authorizer refused while compiling
 	compiling bool            // Prepare is compiling the caller's SQL
@@ -52,11 +52,21 @@ var stepPragmas = map[string]bool{
 // stepPragmaArgs are the step pragmas that must come without an argument.
 var stepPragmaArgs = map[string]bool{"schema_version": true, "data_version": true}
 
+// SQLiteConn is what the guard needs of a SQLite connection: limits, an
+// authorizer, queries and compiling. go-sqlite3's *SQLiteConn is one; the
+// guard names no driver's type in its API.
+type SQLiteConn interface {
+	SetLimit(id, newVal int) int
+	RegisterAuthorizer(callback func(action int, arg1, arg2, arg3 string) int)
+	Query(query string, args []driver.Value) (driver.Rows, error)
+	Prepare(query string) (driver.Stmt, error)
+}
+
 // NewSQLite installs the guard on conn: a deny-by-default authorizer that
 // allows reading tables, SELECT, recursive CTEs and the built-in functions a
 // query needs, and limits that make ATTACH (and so VACUUM INTO) impossible.
 // Call it before conn runs anything else, as from a driver's ConnectHook.
-func NewSQLite(conn *sqlite3.SQLiteConn) (*SQLite, error) {
+func NewSQLite(conn SQLiteConn) (*SQLite, error) {
 	functions, err := builtinFunctions(conn)
 	if err != nil {
 		return nil, err
@@ -70,7 +80,7 @@ func NewSQLite(conn *sqlite3.SQLiteConn) (*SQLite, error) {
 }
 
 // builtinFunctions lists the functions conn knows, less the denied ones.
-func builtinFunctions(conn *sqlite3.SQLiteConn) (map[string]bool, error) {
+func builtinFunctions(conn SQLiteConn) (map[string]bool, error) {
 	rows, err := conn.Query("SELECT DISTINCT name FROM pragma_function_list", nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing SQLite functions: %w", err)
@@ -95,7 +105,7 @@ func builtinFunctions(conn *sqlite3.SQLiteConn) (map[string]bool, error) {
 // could never be read. Those statements only run when the table is written,
 // which the guard refuses and the read-only engine cannot do. A table the
 // module cannot open is left for its first query to report.
-func connectVirtualTables(conn *sqlite3.SQLiteConn) {
+func connectVirtualTables(conn SQLiteConn) {
 	rows, err := conn.Query("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'", nil)
 	if err != nil {
 		return
@@ -206,11 +216,12 @@ func hintFor(denial string) string {
 }
 
 // Prepare compiles sql on the guarded connection, without running it, and
-// returns the statement when sql is exactly one statement that only reads.
+// returns the statement, the driver's own (a *sqlite3.SQLiteStmt for
+// go-sqlite3), when sql is exactly one statement that only reads.
 // Otherwise it returns an *Error saying why, or the engine's own error when
 // the SQL does not compile (a syntax error, a missing table). The caller
 // closes the statement.
-func (g *SQLite) Prepare(sql string) (*sqlite3.SQLiteStmt, error) {
+func (g *SQLite) Prepare(sql string) (driver.Stmt, error) {
 	if err := checkText(sql); err != nil {
 		return nil, err
 	}
@@ -225,19 +236,25 @@ func (g *SQLite) Prepare(sql string) (*sqlite3.SQLiteStmt, error) {
 		}
 		return nil, err
 	}
-	st := ds.(*sqlite3.SQLiteStmt)
-	if err := g.judge(st, sql); err != nil {
-		st.Close()
+	if err := g.judge(ds, sql); err != nil {
+		ds.Close()
 		return nil, err
 	}
-	return st, nil
+	return ds, nil
 }
 
 // judge checks a compiled statement: one statement, and read-only.
-func (g *SQLite) judge(st *sqlite3.SQLiteStmt, sql string) error {
-	v := reflect.ValueOf(st).Elem()
-	stmt, tail := v.FieldByName("s"), v.FieldByName("t")
-	if !stmt.IsValid() || !tail.IsValid() {
+func (g *SQLite) judge(ds driver.Stmt, sql string) error {
+	st, ok := ds.(interface{ Readonly() bool })
+	v := reflect.ValueOf(ds)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	var stmt, tail reflect.Value
+	if v.Kind() == reflect.Struct {
+		stmt, tail = v.FieldByName("s"), v.FieldByName("t")
+	}
+	if !ok || !stmt.IsValid() || !tail.IsValid() {
 		// The driver's layout changed; refuse rather than guess.
 		return errors.New("guard: cannot inspect the compiled SQLite statement (driver changed)")
 	}

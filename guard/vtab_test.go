@@ -74,7 +74,7 @@ func TestGuardReadsVirtualTables(t *testing.T) {
 					t.Errorf("%s time on a fresh connection: Prepare(%q) refused: %v", when, tt.sql, err)
 					continue
 				}
-				step(t, st)
+				step(t, st.(*sqlite3.SQLiteStmt))
 				st.Close()
 			}
 		})
@@ -107,7 +107,7 @@ func TestGuardVirtualTableWrites(t *testing.T) {
 			// Twice: the first touch of a virtual table connects it.
 			for range 2 {
 				if st, err := g.Prepare(tt.sql); err == nil {
-					step(t, st)
+					step(t, st.(*sqlite3.SQLiteStmt))
 					st.Close()
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // kind is one of the three files: its name, what Save writes before the
@@ -207,8 +209,8 @@ type entry struct {
 
 // parse reads a file's entries, allowing only keys; path is for errors.
 func parse(path string, data []byte, keys []string) ([]entry, error) {
-	text := strings.TrimPrefix(string(data), "\ufeff")
-	lines := strings.Split(text, "\n")
+	body := strings.TrimPrefix(string(data), "\ufeff")
+	lines := strings.Split(body, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
@@ -266,7 +268,7 @@ func parse(path string, data []byte, keys []string) ([]entry, error) {
 		key, value, ok := splitKey(line)
 		if !ok {
 			return nil, fail(i, "want %q or a \"## \" heading, got %q; the keys in %s are %s",
-				"Key: value", short(trimmed), filepath.Base(path), strings.Join(keys, ", "))
+				"Key: value", text.Clip(trimmed, 41), filepath.Base(path), strings.Join(keys, ", "))
 		}
 		canon := ""
 		for _, k := range keys {
@@ -338,11 +340,4 @@ func splitKey(line string) (key, value string, ok bool) {
 	}
 	key = strings.Join(strings.Fields(line[:i]), " ")
 	return key, strings.TrimSpace(line[i+1:]), key != ""
-}
-
-func short(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + "..."
-	}
-	return s
 }

@@ -6,7 +6,8 @@
 // retrieved by a BM25 ranking and written into the prompt.
 //
 // notes sits beside agent, under eval: it holds files and ranks text, and
-// imports only the standard library. eval learns and explores; the
+// imports only the standard library and the shared helpers of
+// internal/text and internal/files. eval learns and explores; the
 // experienced system reads.
 //
 // Each file is a "# " title, a few lines for people (ignored when read,
@@ -40,8 +41,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/sqlmcp/sqlmcp/internal/files"
 )
 
 // The files of one database's notes, in DIR/<db_id>/.
@@ -155,39 +160,34 @@ func (n *Notes) Save(dir string) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("saving notes: %w", err)
 		}
-		if err := writeAtomic(path, k.text(entries), perm); err != nil {
+		if err := files.Write(path, k.text(entries), perm); err != nil {
 			return fmt.Errorf("saving notes: %w", err)
 		}
 	}
 	return nil
 }
 
-// writeAtomic replaces path with data so that a reader sees the old file
-// or the new one, never a part.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer func() {
+// PlainName reports whether name can name a database's folder, in a
+// notes folder or under a --db-root: not empty, no slash, not "." or "..".
+func PlainName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".."
+}
+
+// DatabaseName names a database for its notes folder, as question sets
+// name it by db_id: a SQLite file's name without its extension, or a
+// PostgreSQL database's name; "" when dsn names neither.
+func DatabaseName(dsn string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
 		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+			return ""
 		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
+		return strings.Trim(u.Path, "/")
 	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "file:")
+	path, _, _ = strings.Cut(path, "?")
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // Has reports whether a lesson or an example carries questionID. It is

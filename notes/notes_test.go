@@ -642,3 +642,17 @@ func BenchmarkPrompt(b *testing.B) {
 		})
 	}
 }
+
+func TestDatabaseName(t *testing.T) {
+	t.Parallel()
+	for db, want := range map[string]string{
+		"/data/dev/california_schools/california_schools.sqlite": "california_schools",
+		"sqlite:/data/shop.db?mode=ro":                           "shop",
+		"file:shop.db":                                           "shop",
+		"postgres://me@db:5432/financial?sslmode=disable":        "financial",
+	} {
+		if got := DatabaseName(db); got != want {
+			t.Errorf("DatabaseName(%q) = %q, want %q", db, got, want)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/sqlmcp/sqlmcp/internal/sqlscan"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // Query is the question a prompt is built for.
@@ -207,9 +209,7 @@ func label(prefix, value string) string {
 }
 
 // oneLine collapses runs of white space, line breaks included, to one space.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return text.OneLine(s, 0) }
 
 // normal is a question reduced for comparison: lower case, single spaces.
 func normal(s string) string {
@@ -222,13 +222,13 @@ func normal(s string) string {
 func sqlLine(sql string) string {
 	var b strings.Builder
 	space := false
-	for _, t := range sqlTokens(sql) {
-		text := t.text
-		switch t.kind {
-		case sqlSpace, sqlLineComment:
+	for _, t := range sqlscan.Tokens(sql) {
+		text := t.Text
+		switch t.Kind {
+		case sqlscan.Space, sqlscan.LineComment:
 			space = true
 			continue
-		case sqlBlockComment:
+		case sqlscan.BlockComment:
 			text = oneLine(text)
 		}
 		if space && b.Len() > 0 {
@@ -245,16 +245,16 @@ func sqlLine(sql string) string {
 // literals and comments are left out.
 func sqlNames(sql string) string {
 	var names []string
-	for _, t := range sqlTokens(sql) {
-		switch t.kind {
-		case sqlQuoted:
-			names = append(names, strings.Trim(t.text, "\"`"))
-		case sqlWord:
-			w := strings.ToLower(t.text)
+	for _, t := range sqlscan.Tokens(sql) {
+		switch t.Kind {
+		case sqlscan.Quoted:
+			names = append(names, strings.Trim(t.Text, "\"`"))
+		case sqlscan.Word:
+			w := strings.ToLower(t.Text)
 			if sqlKeywords[w] || w[0] >= '0' && w[0] <= '9' || isAlias(w) {
 				continue
 			}
-			names = append(names, t.text)
+			names = append(names, t.Text)
 		}
 	}
 	return strings.Join(names, " ")
@@ -273,128 +273,17 @@ var sqlKeywords = set(`select from where join inner left right outer full cross 
 	interval real integer int text varchar numeric float double decimal over partition
 	window filter true false any some values escape collate nocase top fetch next rows only`)
 
-type sqlKind int
-
-const (
-	sqlOther        sqlKind = iota // one byte of punctuation
-	sqlSpace                       // a run of white space
-	sqlLineComment                 // "--" to the end of the line
-	sqlBlockComment                // "/* */"
-	sqlString                      // a '...' literal
-	sqlQuoted                      // a "..." or `...` name
-	sqlWord                        // a bare word or number
-)
-
-type sqlToken struct {
-	kind sqlKind
-	text string
-}
-
-// sqlTokens splits sql into tokens, enough to tell names from literals and
-// comments; it never fails, taking an unclosed quote or comment to the end.
-func sqlTokens(sql string) []sqlToken {
-	var toks []sqlToken
-	for i := 0; i < len(sql); {
-		c, j, k := sql[i], i+1, sqlOther
-		switch {
-		case isSpace(c):
-			for j < len(sql) && isSpace(sql[j]) {
-				j++
-			}
-			k = sqlSpace
-		case strings.HasPrefix(sql[i:], "--"):
-			j = len(sql)
-			if e := strings.IndexByte(sql[i:], '\n'); e >= 0 {
-				j = i + e
-			}
-			k = sqlLineComment
-		case strings.HasPrefix(sql[i:], "/*"):
-			j = len(sql)
-			if e := strings.Index(sql[i+2:], "*/"); e >= 0 {
-				j = i + 2 + e + 2
-			}
-			k = sqlBlockComment
-		case c == '\'' || c == '"' || c == '`':
-			// A doubled quote is the quote itself, inside.
-			for j = i + 1; j < len(sql); j++ {
-				if sql[j] == c {
-					if j+1 < len(sql) && sql[j+1] == c {
-						j++
-						continue
-					}
-					j++
-					break
-				}
-			}
-			k = sqlQuoted
-			if c == '\'' {
-				k = sqlString
-			}
-		case isWordByte(c):
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
-			k = sqlWord
-		}
-		toks = append(toks, sqlToken{k, sql[i:j]})
-		i = j
-	}
-	return toks
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
-// isWordByte reports whether c can be part of a bare SQL word; bytes of
-// multi-byte UTF-8 runes count, so names in any script stay whole.
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// words splits text into the terms Prompt ranks by: lower-case runs of
-// letters and digits, split further at underscores, case changes
-// (freeMealCount, CDSCode) and letter-digit edges, without common English
-// words, and with a plural "s" dropped from words longer than three
-// letters ("schools" is "school", "class" stays).
-func words(text string) []string {
+// words splits text into the terms Prompt ranks by: text.Words (lower
+// case, split at underscores, case changes and letter-digit edges),
+// without common English words, each made singular ("schools" is
+// "school", "class" stays).
+func words(s string) []string {
 	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) == 0 {
-			return
+	for _, w := range text.Words(s) {
+		if !stopWords[w] {
+			out = append(out, text.Singular(w))
 		}
-		w := strings.ToLower(string(cur))
-		cur = cur[:0]
-		if stopWords[w] {
-			return
-		}
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			w = w[:len(w)-1]
-		}
-		out = append(out, w)
 	}
-	rs := []rune(text)
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			continue
-		}
-		if len(cur) > 0 {
-			prev, next := cur[len(cur)-1], rune(0)
-			if i+1 < len(rs) {
-				next = rs[i+1]
-			}
-			lowerToUpper := unicode.IsLower(prev) && unicode.IsUpper(r)
-			acronymEnd := unicode.IsUpper(prev) && unicode.IsUpper(r) && unicode.IsLower(next)
-			digitEdge := unicode.IsDigit(prev) != unicode.IsDigit(r)
-			if lowerToUpper || acronymEnd || digitEdge {
-				flush()
-			}
-		}
-		cur = append(cur, r)
-	}
-	flush()
 	return out
 }
 

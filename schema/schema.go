@@ -43,7 +43,7 @@ type Table struct {
 // Column is one column of a table, in declaration order.
 type Column struct {
 	Name        string  `json:"name"`
-	Type        string  `json:"type"` // as declared; "" when untyped
+	Type        string  `json:"type,omitempty"` // as declared; "" (left out) when untyped, as a view's computed column
 	Nullable    bool    `json:"nullable"`
 	Default     *string `json:"default,omitempty"`     // the default expression's text
 	PrimaryKey  int     `json:"primary_key,omitempty"` // 1-based position in the primary key; 0 when not in it
@@ -272,11 +272,17 @@ type NotFoundError struct {
 
 func (e *NotFoundError) Error() string {
 	msg := fmt.Sprintf("no %s named %q", e.What, e.Name)
-	if e.Table != "" {
+	switch {
+	case strings.TrimSpace(e.Name) == "":
+		msg = fmt.Sprintf("no %s name was given.", e.What)
+	case e.Table != "":
 		msg = fmt.Sprintf("table %q has no column named %q", e.Table, e.Name)
 	}
-	if len(e.Closest) > 0 {
+	switch {
+	case len(e.Closest) > 0:
 		msg += "; did you mean " + quoteList(e.Closest) + "?"
+	case !strings.HasSuffix(msg, "."):
+		msg += "."
 	}
 	if e.What == "table" {
 		return msg + " Call list_tables to see every table."
@@ -428,4 +434,15 @@ func quoteList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
+}
+
+// KeyColumns counts the columns of cols in the primary key.
+func KeyColumns(cols []Column) int {
+	n := 0
+	for _, c := range cols {
+		if c.PrimaryKey > 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -105,8 +105,9 @@ func TestColumns(t *testing.T) {
 		want  []schema.Column
 	}{
 		{"customers", []schema.Column{
-			// SQLite declares no NOT NULL on an INTEGER PRIMARY KEY.
-			{Name: "id", Type: "INTEGER", Nullable: true, PrimaryKey: 1},
+			// SQLite declares no NOT NULL on an INTEGER PRIMARY KEY, but
+			// it is the rowid, which is never NULL.
+			{Name: "id", Type: "INTEGER", PrimaryKey: 1},
 			{Name: "name", Type: "TEXT"},
 			{Name: "email", Type: "VARCHAR(120)", Nullable: true},
 			{Name: "city", Type: "TEXT", Nullable: true},
@@ -114,7 +115,7 @@ func TestColumns(t *testing.T) {
 			{Name: "delete_flag", Type: "INTEGER", Default: &zero},
 		}},
 		{"order", []schema.Column{
-			{Name: "id", Type: "INTEGER", Nullable: true, PrimaryKey: 1},
+			{Name: "id", Type: "INTEGER", PrimaryKey: 1},
 			{Name: "customer_id", Type: "INTEGER"},
 			{Name: "placed_at", Type: "DATETIME"},
 			{Name: "status", Type: "TEXT", Default: &newStatus},

@@ -1,6 +1,9 @@
 package source
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // TableDef is one table or view as an engine's catalog describes it
 // (Backend.ReadTables); package schema joins it with the notes and
@@ -99,4 +102,24 @@ type ColumnStats struct {
 type CommonValue struct {
 	Value    string
 	Fraction float64
+}
+
+// CellText reads a catalog cell as text: a string or bytes as they are,
+// NULL as "", anything else as fmt prints it.
+func CellText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// CellInt reads a catalog cell as an integer; 0 for anything else.
+func CellInt(v any) int64 {
+	n, _ := v.(int64)
+	return n
 }

@@ -29,9 +29,9 @@ type Engine interface {
 	Dialect() sqlmcp.Dialect
 	// Claims reports whether dsn names one of this engine's databases:
 	// by its URL scheme ("postgres://", "mysql://") or, for a file, by
-	// its first bytes. It must not connect anywhere, and a file that does
-	// not exist is claimed by no engine but by the one whose URL form it
-	// has (so "no such file" comes from the engine that reads files).
+	// its first bytes or its name. It must not connect anywhere. A path
+	// that names no file is left to the engine that takes any path
+	// (SQLite, listed last), which says the file is missing.
 	Claims(dsn string) bool
 	// Forms are the forms of --db this engine takes, one a line, as the
 	// error for a dsn no engine claims lists them: "postgres://USER@HOST:5432/DB".
@@ -173,9 +173,11 @@ type Conn interface {
 	// session discarded (settings, temporary objects, locks, prepared
 	// statements). A connection that cannot be reset is closed. A reset
 	// sent with the statement (in the same round trip) costs nothing more
-	// here. err is Run's error; Release returns it, or, when the
-	// connection was closed while the engine may still run the
-	// statement, an error for which errors.Is(err, ErrLeftRunning) holds.
+	// here. err is Run's error; Release returns it, classified as Run's
+	// contract says when only the reset found out (the connection broke: a
+	// *ConnError), and, when the connection was closed while the engine
+	// may still run the statement, wrapped so that
+	// errors.Is(err, ErrLeftRunning) holds.
 	Release(err error) error
 }
 

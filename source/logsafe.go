@@ -43,5 +43,8 @@ func RedactValues(msg string) string {
 // with its values cut by RedactValues. Detail and Hint are left out: the
 // engine puts data there verbatim (the JSON token, the XML line).
 func (e *EngineError) Redacted() string {
+	if e.Code == "" {
+		return RedactValues(e.Message)
+	}
 	return RedactValues(e.Message) + " (SQLSTATE " + e.Code + ")"
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // Column describes one result column.
@@ -30,7 +30,7 @@ type Result struct {
 	// full precision: JSON output spells those a double would change, see
 	// tools), strings, bools, JSON documents (json.RawMessage), arrays
 	// ([]any of cells) or nil. A BLOB becomes a short preview with its
-	// size; long text is cut with a marker (internal/cut).
+	// size; long text is cut with a marker (internal/text).
 	Rows [][]any
 	// Truncated is true when the query had more rows than Rows holds: it is
 	// exact, since one row past the cap is read to know.
@@ -93,7 +93,7 @@ func Cell(v any, maxText int) any {
 		return v
 	case json.RawMessage:
 		if len(v) > maxText {
-			return cut.Text(string(v), maxText)
+			return text.Inline(string(v), maxText)
 		}
 		return v
 	case []any:
@@ -104,14 +104,14 @@ func Cell(v any, maxText int) any {
 		}
 		return v
 	case string:
-		return cut.Text(v, maxText)
+		return text.Inline(v, maxText)
 	case []byte:
 		return blobPreview(v, len(v))
 	case Partial:
 		if v.Blob {
 			return blobPreview(v.Head, v.Size)
 		}
-		return cut.Head(string(v.Head), maxText, v.Size)
+		return text.Head(string(v.Head), maxText, v.Size)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
 	}

@@ -301,15 +301,37 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // EngineError is an error the database engine reported about a statement,
 // in the engine's own words.
 type EngineError struct {
-	Message  string // "column \"mail\" does not exist"
-	Code     string // the SQLSTATE, or the engine's own code ("SQLITE_ERROR")
-	Position int    // 1-based character position in the statement; 0 when unknown
+	Message string // "column \"mail\" does not exist"
+	// Code is the SQLSTATE the engine reported or, for an engine without
+	// them (SQLite), the one its package assigns to the errors it tells
+	// apart (UndefinedTable and the others below); "" for the rest.
+	// Callers classify errors by Code, never by Message, which engines may
+	// translate.
+	Code     string
+	Position int // 1-based character position in the statement; 0 when unknown
 	Detail   string
 	Hint     string // the engine's own hint
-	Err      error
+	// Name is what an undefined-table, -column or -function error is
+	// about, as the statement wrote it ("customer", "c.mail"), when the
+	// engine can tell; "" otherwise.
+	Name string
+	Err  error
 }
 
-func (e *EngineError) Error() string { return e.Message + " (SQLSTATE " + e.Code + ")" }
+// The SQLSTATEs callers tell apart.
+const (
+	SyntaxError       = "42601"
+	UndefinedTable    = "42P01"
+	UndefinedColumn   = "42703"
+	UndefinedFunction = "42883"
+)
+
+func (e *EngineError) Error() string {
+	if e.Code == "" {
+		return e.Message
+	}
+	return e.Message + " (SQLSTATE " + e.Code + ")"
+}
 
 // Unwrap returns the driver's error.
 func (e *EngineError) Unwrap() error { return e.Err }

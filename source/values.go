@@ -172,6 +172,35 @@ func (db *DB) distinctFromStats(ctx context.Context, t TableRef, col, filter str
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
+// SharedValues is ValueSQL in the SQL SQLite and PostgreSQL read alike
+// (SampleSQL, DistinctSQL, CountDistinctSQL), with no statistics: an
+// engine uses it as it is, or embeds it and replaces what it does better.
+// Table writes a table's name as a query names it; Quote quotes a column.
+type SharedValues struct {
+	Table func(TableRef) string
+	Quote func(string) string
+}
+
+// Sample reads the first scan rows.
+func (v SharedValues) Sample(t TableRef, col string, scan int) []string {
+	return []string{SampleSQL(v.Table(t), v.Quote(col), scan)}
+}
+
+// Distinct is DistinctSQL.
+func (v SharedValues) Distinct(t TableRef, col string, filter bool, limit int) string {
+	return DistinctSQL(v.Table(t), v.Quote(col), filter, limit)
+}
+
+// CountDistinct is CountDistinctSQL.
+func (v SharedValues) CountDistinct(t TableRef, col string, filter bool, scan int) string {
+	return CountDistinctSQL(v.Table(t), v.Quote(col), filter, scan)
+}
+
+// Stats reports none.
+func (SharedValues) Stats(context.Context, Reader, TableRef, string) (ColumnStats, bool, error) {
+	return ColumnStats{}, false, nil
+}
+
 // SampleSQL is the statement that reads the distinct non-NULL values of
 // col among the first scan rows of from, ordered; from and col come
 // quoted. SQLite and PostgreSQL read it alike.

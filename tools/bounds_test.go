@@ -8,8 +8,11 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -19,7 +22,8 @@ const runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c 
 // SQLite at the timeout, and a second call answers meanwhile.
 func TestRunawayQuery(t *testing.T) {
 	const timeout = time.Second
-	cs := connect(t, &source.Options{Limits: sqlmcp.Limits{Timeout: timeout}})
+	logs := &mcptest.Log{}
+	cs := serve(t, dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{Timeout: timeout}}), zerolog.New(logs))
 	var (
 		wg      sync.WaitGroup
 		res     *mcp.CallToolResult
@@ -33,7 +37,8 @@ func TestRunawayQuery(t *testing.T) {
 		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": runaway}})
 		elapsed = time.Since(start)
 	}()
-	time.Sleep(100 * time.Millisecond)
+	// The server's own signal that the long query has its turn and runs.
+	logs.Wait(t, 5*time.Second, map[string]any{"event": "tool_start", "tool": "run_query"})
 	listStart := time.Now()
 	list, lerr := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "list_tables", Arguments: map[string]any{}})
 	listed := time.Since(listStart)
@@ -68,13 +73,7 @@ func TestClientCancel(t *testing.T) {
 	}
 	// The server logs the call's end when SQLite has stopped; the default
 	// 15s timeout would be far later.
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(logs.String(), `"verdict":"cancelled"`) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not cancel the query; log:\n%s", logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	logs.Wait(t, 5*time.Second, map[string]any{"event": "tool_call", "verdict": "cancelled"})
 }
 
 // TestAuditLog: one event per call, naming the SQL and the verdict, never
@@ -97,7 +96,7 @@ func TestAuditLog(t *testing.T) {
 	if len(calls) != 2 {
 		t.Fatalf("got %d audit events, want 2:\n%s", len(calls), logs.String())
 	}
-	for _, want := range []string{`"tool":"run_query"`, `"sql":"SELECT name FROM customers"`, `"verdict":"ok"`, `"rows":4`, `"truncated":false`, `"duration":`} {
+	for _, want := range []string{`"tool":"run_query"`, `"sql":"SELECT name FROM customers"`, `"verdict":"ok"`, `"rows":4`, `"truncated":false`, `"duration_ms":`} {
 		if !strings.Contains(calls[0], want) {
 			t.Errorf("audit event %s lacks %s", calls[0], want)
 		}

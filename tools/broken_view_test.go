@@ -16,29 +16,11 @@ import (
 // engine's reason, and every other table keeps working in all five schema
 // tools.
 func TestBrokenViews(t *testing.T) {
-	path := dbtest.SQLiteFile(t)
-	w, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = w.Exec(`CREATE TABLE gone (y);
+	call := sqliteWith(t, `CREATE TABLE gone (y);
 		CREATE VIEW dangling AS SELECT y FROM gone;
 		DROP TABLE gone;
 		CREATE VIEW loader AS SELECT load_extension('x') AS z;
 		CREATE VIEW fine AS SELECT name FROM customers`)
-	w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := serve(t, dbtest.Open(t, path, nil), zerolog.Nop())
-	call := func(t *testing.T, tool string, args map[string]any) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Content[0].(*mcp.TextContent).Text, res.IsError
-	}
 	t.Run("list_tables", func(t *testing.T) {
 		text, isErr := call(t, "list_tables", map[string]any{})
 		if isErr {
@@ -89,4 +71,29 @@ func TestBrokenViews(t *testing.T) {
 			t.Errorf("run_query: %s", text)
 		}
 	})
+}
+
+// sqliteWith serves a copy of the SQLite fixture after running setup on
+// it, and returns a function that calls a tool and gives its text and
+// whether it is an error.
+func sqliteWith(t *testing.T, setup string) func(t *testing.T, tool string, args map[string]any) (string, bool) {
+	path := dbtest.SQLiteFile(t)
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Exec(setup)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := serve(t, dbtest.Open(t, path, nil), zerolog.Nop())
+	return func(t *testing.T, tool string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/tools"
@@ -75,7 +76,7 @@ func BenchmarkDescribeDemo(b *testing.B) {
 			biggest, most = t.Name, n
 		}
 	}
-	cs := connectServer(b, tools.NewServer(db, cat, nil))
+	cs := mcptest.Connect(b, tools.NewServer(db, cat, nil))
 	params := &mcp.CallToolParams{Name: "describe_table", Arguments: map[string]any{"table": biggest}}
 	callOK(b, cs, params)
 	for b.Loop() {
@@ -92,21 +93,6 @@ func callOK(b *testing.B, cs *mcp.ClientSession, params *mcp.CallToolParams) *mc
 		b.Fatal(err, res)
 	}
 	return res
-}
-
-// connectServer connects a client to srv over in-memory transports.
-func connectServer(b *testing.B, srv *mcp.Server) *mcp.ClientSession {
-	b.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(b.Context(), st, nil); err != nil {
-		b.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(b.Context(), ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cs.Close() })
-	return cs
 }
 
 // grown returns the fixture on engine with n generated tables of ten rows

@@ -29,13 +29,13 @@ type describeTableOut struct {
 	Kind          string              `json:"kind"`
 	Description   string              `json:"description,omitempty"`
 	Schema        string              `json:"schema,omitempty"`
-	Rows          *int64              `json:"rows" jsonschema:"null if not counted"`
+	Rows          *int64              `json:"rows"` // null if not counted
 	RowsEstimated bool                `json:"rows_estimated,omitempty"`
 	Columns       []schema.Column     `json:"columns"`
 	ForeignKeys   []schema.ForeignKey `json:"foreign_keys"`
 	ReferencedBy  []schema.ForeignKey `json:"referenced_by"`
 	Indexes       []schema.Index      `json:"indexes"`
-	Broken        string              `json:"broken,omitempty" jsonschema:"why it cannot be read"`
+	Broken        string              `json:"broken,omitempty"` // why it cannot be read
 
 	display func(string) string // a table's name as SQL writes it
 }
@@ -71,7 +71,7 @@ func (o describeTableOut) text() string {
 	for _, c := range o.Columns {
 		fmt.Fprintf(&b, "- %s %s", schema.IdentifierQuote(c.Name), orDash(c.Type))
 		switch {
-		case c.PrimaryKey > 0 && keyColumns(o.Columns) == 1:
+		case c.PrimaryKey > 0 && schema.KeyColumns(o.Columns) == 1:
 			b.WriteString(" PRIMARY KEY")
 		case c.PrimaryKey > 0:
 			fmt.Fprintf(&b, " PRIMARY KEY(%d)", c.PrimaryKey) // its place in a composite key
@@ -113,17 +113,6 @@ func (o describeTableOut) text() string {
 		}
 	}
 	return b.String()
-}
-
-// keyColumns counts the columns of the primary key.
-func keyColumns(cols []schema.Column) int {
-	n := 0
-	for _, c := range cols {
-		if c.PrimaryKey > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 func orDash(s string) string {

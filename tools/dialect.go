@@ -1,11 +1,15 @@
 package tools
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/sqlscan"
 	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // otherDialect maps a function of another SQL dialect to how this engine
@@ -58,35 +62,36 @@ var otherDialect = map[sqlmcp.Dialect]map[string]string{
 }
 
 var (
-	missingFunction = regexp.MustCompile(`(?:no such function: |no function named )([A-Za-z_][A-Za-z0-9_.]*)`)
-	fence           = regexp.MustCompile("(?s)^\\s*```[A-Za-z]*\\s*\\n(.*?)\\n?```\\s*$")
-	ilike           = regexp.MustCompile(`\bILIKE\b`)
-	selectTop       = regexp.MustCompile(`^\s*SELECT\s+TOP\s+\d`)
-	limitComma      = regexp.MustCompile(`\bLIMIT\s+\d+\s*,\s*\d+`)
-	anySelect       = regexp.MustCompile(`(?i)\bselect\b`)
+	fence      = regexp.MustCompile("(?s)^\\s*```[A-Za-z]*\\s*\\n(.*?)\\n?```\\s*$")
+	ilike      = regexp.MustCompile(`\bILIKE\b`)
+	selectTop  = regexp.MustCompile(`^\s*SELECT\s+TOP\s+\d`)
+	limitComma = regexp.MustCompile(`\bLIMIT\s+\d+\s*,\s*\d+`)
+	anySelect  = regexp.MustCompile(`(?i)\bselect\b`)
 )
 
 // dialectHint says how this engine writes what a statement took from
-// another dialect, judged from the engine's or the guard's message and the
-// text; "" when nothing fits.
-func dialectHint(d sqlmcp.Dialect, sql, msg string) string {
-	if m := missingFunction.FindStringSubmatch(msg); m != nil {
-		name := strings.ToLower(m[1][strings.LastIndexByte(m[1], '.')+1:])
+// another dialect, judged from the function the engine or the guard says
+// is missing and from the text; "" when nothing fits.
+func dialectHint(d sqlmcp.Dialect, sql string, err error) string {
+	if fn := missingFunction(err); fn != "" {
+		name := strings.ToLower(fn[strings.LastIndexByte(fn, '.')+1:])
 		if h, ok := otherDialect[d][name]; ok {
 			return ". " + name + "() is another dialect's: " + h
 		}
 	}
-	text := strings.ToUpper(sql)
+	// Judged outside string literals and comments: 'a::b' is no cast.
+	code := sqlscan.Code(sql)
+	text := strings.ToUpper(code)
 	switch {
 	case strings.HasPrefix(strings.TrimSpace(sql), "```"):
 		return ". Send the SQL alone, without the Markdown fence"
-	case d == sqlmcp.SQLite && strings.Contains(sql, "::"):
+	case d == sqlmcp.SQLite && strings.Contains(code, "::"):
 		return ". SQLite has no :: casts: write CAST(x AS INTEGER), CAST(x AS REAL) or CAST(x AS TEXT)"
 	case d == sqlmcp.SQLite && ilike.MatchString(text):
 		return ". SQLite has no ILIKE: its LIKE already ignores the case of ASCII letters"
 	case selectTop.MatchString(text):
 		return ". Write LIMIT n at the end instead of TOP n"
-	case d == sqlmcp.Postgres && strings.Contains(sql, "`"):
+	case d == sqlmcp.Postgres && strings.Contains(code, "`"):
 		return ". PostgreSQL quotes names with double quotes, not backticks"
 	case d == sqlmcp.Postgres && limitComma.MatchString(text):
 		return ". PostgreSQL writes LIMIT n OFFSET m"
@@ -115,4 +120,19 @@ func stripFence(sql string) string {
 		return m[1]
 	}
 	return sql
+}
+
+// missingFunction is the function err says the database lacks, from the
+// guard's refusal or the engine's error code; "" when err says no such
+// thing.
+func missingFunction(err error) string {
+	var ge *guard.Error
+	var ee *source.EngineError
+	switch {
+	case errors.As(err, &ge):
+		return ge.MissingFunction
+	case errors.As(err, &ee) && ee.Code == source.UndefinedFunction:
+		return ee.Name
+	}
+	return ""
 }

@@ -58,6 +58,19 @@ func TestErrorsTeachTheDialect(t *testing.T) {
 			if text, _ := call("SELECT strftime('%Y', joined) FROM customers"); e.Name == "postgres" && strings.HasPrefix(text, "refused") {
 				t.Errorf("a missing function reads as a refusal: %s", text)
 			}
+			// Another dialect's habits inside a string or a comment are no
+			// habit: the hint reads the statement outside them.
+			for _, sql := range []string{
+				"SELECT nme FROM customers WHERE name = 'a::b ILIKE `x` LIMIT 1, 2' -- x::int",
+				"SELECT nme /* SELECT TOP 3 */ FROM customers",
+			} {
+				text, _ := call(sql)
+				for _, wrong := range []string{"::", "ILIKE", "backticks", "OFFSET", "TOP"} {
+					if strings.Contains(text, "Write LIMIT n") || strings.Contains(text, "has no "+wrong) || strings.Contains(text, wrong+" casts") || strings.Contains(text, "not "+wrong) || strings.Contains(text, "LIMIT n "+wrong) {
+						t.Errorf("%q: got %q, a hint about %s the statement does not hold", sql, text, wrong)
+					}
+				}
+			}
 		})
 	}
 }

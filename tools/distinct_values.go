@@ -14,7 +14,7 @@ import (
 
 var distinctValuesTool = &mcp.Tool{
 	Name: "distinct_values",
-	Description: "A column's distinct values with row counts, most frequent first. filter finds how " +
+	Description: "A column's distinct values with counts, most frequent first; filter finds how " +
 		"a value is spelt before you write WHERE.",
 	Annotations: readOnly,
 }
@@ -39,7 +39,7 @@ type distinctValuesOut struct {
 	Distinct int64 `json:"distinct"`
 	// DistinctMore is true when there are more than Distinct: counting
 	// stops at 100,000.
-	DistinctMore bool `json:"distinct_more,omitempty" jsonschema:"more than distinct"`
+	DistinctMore bool `json:"distinct_more,omitempty"`
 	Truncated    bool `json:"truncated"`
 	// Estimated is true when the table was too big to count in time and
 	// the answer comes from the engine's statistics.
@@ -77,11 +77,11 @@ func (o distinctValuesOut) audit(e *zerolog.Event) {
 
 func (o distinctValuesOut) text() string {
 	var b strings.Builder
-	total := fmt.Sprint(o.Distinct)
+	total := pluralWord(int(o.Distinct), "distinct value", "distinct values")
 	if o.DistinctMore {
 		total = "more than " + total
 	}
-	fmt.Fprintf(&b, "%s.%s has %s distinct values", o.Table, o.Column, total)
+	fmt.Fprintf(&b, "%s.%s has %s", o.Table, o.Column, total)
 	if o.Filter != "" {
 		fmt.Fprintf(&b, " containing %q", o.Filter)
 	}

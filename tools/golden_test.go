@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
@@ -38,6 +39,7 @@ func TestGolden(t *testing.T) {
 // golden runs the calls of files through cs and compares the results with
 // the files' section for engine.
 func golden(t *testing.T, engine string, cs *mcp.ClientSession, files []string) {
+	schemas := outputSchemas(t, cs)
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			raw, err := os.ReadFile(file)
@@ -53,6 +55,13 @@ func golden(t *testing.T, engine string, cs *mcp.ClientSession, files []string) 
 			if err != nil {
 				t.Fatalf("protocol error: %v", err)
 			}
+			if !res.IsError {
+				// The server no longer checks its output on every call:
+				// every golden result is checked here instead.
+				if err := schemas[call[0]].Validate(res.StructuredContent); err != nil {
+					t.Errorf("the structured content does not match %s's output schema: %v", call[0], err)
+				}
+			}
 			got := render(t, res)
 			if *update {
 				a.set(engine, got)
@@ -66,6 +75,30 @@ func golden(t *testing.T, engine string, cs *mcp.ClientSession, files []string) 
 			}
 		})
 	}
+}
+
+// outputSchemas resolves each tool's output schema as the client lists it.
+func outputSchemas(t *testing.T, cs *mcp.ClientSession) map[string]*jsonschema.Resolved {
+	t.Helper()
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*jsonschema.Resolved{}
+	for _, tl := range res.Tools {
+		raw, err := json.Marshal(tl.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatalf("%s's output schema: %v", tl.Name, err)
+		}
+		if out[tl.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s's output schema: %v", tl.Name, err)
+		}
+	}
+	return out
 }
 
 var elapsed = regexp.MustCompile(`"elapsed_ms": [\d.e+-]+`)

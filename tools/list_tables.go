@@ -41,7 +41,7 @@ type listTablesOut struct {
 type tableSummary struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"`
-	Rows *int64 `json:"rows" jsonschema:"null if not counted"`
+	Rows *int64 `json:"rows"` // null if not counted
 	// RowsEstimated is true when Rows is the engine's estimate.
 	RowsEstimated bool `json:"rows_estimated,omitempty"`
 	Columns       int  `json:"columns"`

@@ -16,9 +16,9 @@ import (
 
 var runQueryTool = &mcp.Tool{
 	Name: "run_query",
-	Description: "Run one read-only statement (SELECT, WITH, VALUES, EXPLAIN). Double-quote names with " +
-		"spaces, capitals or reserved words. Rows are cut at max_rows and a size limit: aggregate or filter " +
-		"rather than page.",
+	Description: "One read-only statement (SELECT, WITH, VALUES, EXPLAIN). Double-quote names with " +
+		"spaces, capitals or reserved words. Rows stop at max_rows and a size limit: aggregate or filter, " +
+		"not page.",
 	Annotations: readOnly,
 }
 
@@ -30,15 +30,23 @@ type runQueryIn struct {
 func (in runQueryIn) audit(e *zerolog.Event) { e.Str("sql", in.SQL) }
 
 type runQueryOut struct {
-	Columns  []source.Column `json:"columns"`
-	Rows     [][]any         `json:"rows" jsonschema:"BLOBs and long text cut, with their size"`
-	RowCount int             `json:"row_count"`
+	Columns  []resultColumn `json:"columns"`
+	Rows     [][]any        `json:"rows"` // long text and BLOBs cut, with their size
+	RowCount int            `json:"row_count"`
 	// Truncated is exact: one row past the cap is read to know.
 	Truncated   bool    `json:"truncated"`
 	TruncatedBy string  `json:"truncated_by,omitempty" jsonschema:"rows or bytes"`
 	ElapsedMS   float64 `json:"elapsed_ms"`
 
 	canAskMore bool // max_rows could have been higher
+}
+
+// resultColumn is a column of a result.
+type resultColumn struct {
+	Name string `json:"name"`
+	// Type is the engine's type of the column; absent where there is none,
+	// as for a computed column on SQLite.
+	Type string `json:"type,omitempty"`
 }
 
 func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, error) {
@@ -58,8 +66,12 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 			r[i] = source.JSONSafe(v)
 		}
 	}
+	cols := make([]resultColumn, len(res.Columns))
+	for i, c := range res.Columns {
+		cols[i] = resultColumn{Name: c.Name, Type: c.Type}
+	}
 	return runQueryOut{
-		Columns:     res.Columns,
+		Columns:     cols,
 		Rows:        res.Rows,
 		RowCount:    len(res.Rows),
 		Truncated:   res.Truncated,

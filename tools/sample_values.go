@@ -87,5 +87,5 @@ func (o sampleValuesOut) text() string {
 	for i, v := range o.Values {
 		vals[i] = literal(v)
 	}
-	return fmt.Sprintf("%d sample values of %s.%s: %s", len(o.Values), o.Table, o.Column, strings.Join(vals, ", "))
+	return fmt.Sprintf("%s of %s.%s: %s", pluralWord(len(o.Values), "sample value", "sample values"), o.Table, o.Column, strings.Join(vals, ", "))
 }

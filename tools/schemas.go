@@ -3,9 +3,9 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -22,9 +22,57 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("output schema of %T: %v", *new(Out), err)) // a programming error, caught by any test
 	}
+	portable(s)
 	open(s)
 	shared(s)
 	return s
+}
+
+// cell is the schema of a value from the database: any JSON value, spelt
+// with one type per branch so that clients which map tool schemas onto a
+// single-type dialect (Gemini's OpenAPI subset) can read it.
+func cell() *jsonschema.Schema {
+	s := &jsonschema.Schema{}
+	for _, t := range []string{"string", "number", "boolean", "array", "object", "null"} {
+		s.AnyOf = append(s.AnyOf, &jsonschema.Schema{Type: t})
+	}
+	return s
+}
+
+// portable rewrites s and its subschemas in the spelling every client
+// reads (the MCP Inspector's --strict check): no bare true schema (a Go
+// any, a cell, becomes cell()), no type arrays. Slices are never null in
+// the output (tests check the output against these schemas), so
+// ["null", "array"] is "array"; so is an omitted (omitempty, not required)
+// pointer, so ["null", "string"] is "string" there; any other nullable
+// scalar is anyOf its type and null.
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	fix := func(p **jsonschema.Schema, required bool) {
+		if *p == nil {
+			return
+		}
+		if reflect.ValueOf(**p).IsZero() {
+			*p = cell()
+		}
+		t := *p
+		switch {
+		case len(t.Types) == 2 && t.Types[0] == "null" && (t.Types[1] == "array" || !required):
+			t.Type, t.Types = t.Types[1], nil
+		case len(t.Types) == 2 && t.Types[0] == "null":
+			t.AnyOf = []*jsonschema.Schema{{Type: t.Types[1]}, {Type: "null"}}
+			t.Types = nil
+		}
+		portable(t)
+	}
+	fix(&s.Items, true)
+	for n := range s.Properties {
+		p := s.Properties[n]
+		fix(&p, slices.Contains(s.Required, n))
+		s.Properties[n] = p
+	}
 }
 
 // open drops additionalProperties and required from s and its subschemas.
@@ -85,47 +133,15 @@ func jsonOf(s *jsonschema.Schema) string {
 	return string(b)
 }
 
-// inputSchema is the JSON Schema of In as clients list it, and the names of
-// its arguments. It leaves out additionalProperties: false, which costs
-// every listing bytes; checkArguments refuses an unknown argument instead,
-// with words the model can act on.
-func inputSchema[In any]() (*jsonschema.Schema, []string) {
+// inputSchema is the JSON Schema of In as clients list it, and the spec
+// that decodes its arguments. It leaves out additionalProperties: false,
+// which costs every listing bytes; the spec refuses an unknown argument
+// instead, with words the model can act on.
+func inputSchema[In any]() (*jsonschema.Schema, *argSpec) {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("input schema of %T: %v", *new(In), err)) // a programming error, caught by any test
 	}
 	s.AdditionalProperties = nil
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return s, names
-}
-
-// checkArguments returns an error naming the first argument in raw (a JSON
-// object, or empty) that is not among names.
-func checkArguments(raw json.RawMessage, names []string) error {
-	if len(raw) == 0 {
-		return nil
-	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return fmt.Errorf("the arguments must be a JSON object: %w", err)
-	}
-	var unknown []string
-	for n := range args {
-		if !slices.Contains(names, n) {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	sort.Strings(unknown)
-	takes := "no arguments"
-	if len(names) > 0 {
-		takes = strings.Join(names, ", ")
-	}
-	return fmt.Errorf("unknown argument %q; this tool takes %s", unknown[0], takes)
+	return s, specOf[In]()
 }

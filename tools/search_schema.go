@@ -14,7 +14,7 @@ import (
 var searchSchemaTool = &mcp.Tool{
 	Name: "search_schema",
 	Description: "Find tables and columns by keyword, matched inside names ('free meal' finds " +
-		"\"Free Meal Count (K-12)\"), descriptions and values. Best first.",
+		"'Free Meal Count (K-12)'), descriptions and values. Best first.",
 	Annotations: readOnly,
 }
 

@@ -9,10 +9,10 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
 	"time"
 
@@ -70,6 +70,11 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sqlmcp", Title: "sqlmcp: read-only SQL", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions(db),
+			// What a client needs to write SQL, as data: the dialect under
+			// experimental.sqlmcp. Logging is the SDK's default, kept.
+			//lint:ignore SA1019 the capability the SDK advertises by default, kept as it was
+			Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{},
+				Experimental: map[string]any{"sqlmcp": map[string]any{"dialect": string(db.Dialect())}}},
 			// The six tools never change while a server runs: a client
 			// may keep the list for a while (2026-07-28's cache hints).
 			SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
@@ -117,21 +122,32 @@ type audited interface {
 
 // add registers a tool whose handler returns its output or an error for the
 // model, logging one audit event per call and rendering the output as text.
+//
+// It uses the SDK's raw registration: the arguments are decoded once, by
+// the tool's argSpec, and the output, built from typed structs, is
+// marshalled once and not validated against the output schema on every
+// call (tests check every golden result against it). The generic
+// mcp.AddTool would decode the arguments twice, validate them, and decode
+// and validate the output again: most of a trivial call's CPU.
 func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
 	tool := *t
-	var names []string
-	tool.InputSchema, names = inputSchema[In]()
+	var spec *argSpec
+	tool.InputSchema, spec = inputSchema[In]()
 	tool.OutputSchema = outputSchema[Out]()
-	mcp.AddTool(srv, &tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		ctx, retries := source.CountRetries(ctx)
-		err := checkArguments(req.Params.Arguments, names)
+		var in In
+		err := spec.decode(req.Params.Arguments, &in)
 		var out Out
 		release := func() {}
 		if err == nil {
 			release, err = s.acquire(ctx)
 		}
 		if err == nil {
+			// The signal that the call has its turn and is running: tests
+			// wait on it instead of sleeping.
+			s.log.Debug().Str("event", "tool_start").Str("tool", t.Name).Send()
 			out, err = h(ctx, in)
 			release()
 		}
@@ -151,15 +167,23 @@ func add[In any, Out audited](s *server, srv *mcp.Server, t *mcp.Tool, h func(co
 			if errors.As(err, &ee) {
 				e.Str("sqlstate", ee.Code)
 			}
-			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Dur("duration", time.Since(start)).Send()
-			var zero Out
-			return nil, zero, err
+			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Float64("duration_ms", ms(time.Since(start))).Send()
+			res := &mcp.CallToolResult{}
+			res.SetError(err)
+			return res, nil
+		}
+		structured, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling the output of %s: %w", t.Name, err)
 		}
 		out.audit(e)
-		e.Str("verdict", "ok").Dur("duration", time.Since(start)).Send()
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}}, out, nil
+		e.Str("verdict", "ok").Float64("duration_ms", ms(time.Since(start))).Send()
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
 }
+
+// ms is a duration in milliseconds, for log fields named *_ms.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // verdict classifies an error for the audit log.
 func verdict(err error) string {
@@ -191,16 +215,16 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	var se *guard.SyntaxError
 	var ee *source.EngineError
 	switch {
-	case errors.As(err, &ge) && (strings.HasPrefix(ge.Reason, "no function named") || strings.HasPrefix(ge.Reason, "no type named")):
+	case errors.As(err, &ge) && (ge.MissingFunction != "" || ge.MissingType != ""):
 		// Not a refusal the model can argue with: the name is not there.
-		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, ge.Reason)), err}
+		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, err)), err}
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
 	case errors.As(err, &te), errors.Is(err, context.Canceled), errors.As(err, new(*source.UnavailableError)):
 		return err
 	case errors.As(err, &se):
 		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
-			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, se.Message)), err}
+			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, err)), err}
 	case errors.As(err, &ee):
 		msg := ee.Message + near(sql, ee.Position)
 		if ee.Detail != "" {
@@ -209,10 +233,9 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 		if ee.Hint != "" {
 			msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
 		}
-		return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, ee.Message), dialectHint(s.db.Dialect(), sql, ee.Message)), err}
+		return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, ee), dialectHint(s.db.Dialect(), sql, err)), err}
 	}
-	msg := err.Error()
-	return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, msg), dialectHint(s.db.Dialect(), sql, msg)), err}
+	return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), err.Error(), dialectHint(s.db.Dialect(), sql, err)), err}
 }
 
 // worded is an error as the model reads it, wrapping the error it words,
@@ -255,22 +278,16 @@ func near(sql string, pos int) string {
 	return fmt.Sprintf(" (at character %d: %q)", pos, string(rs[pos-1:end]))
 }
 
-// Messages that name a missing table or column, in SQLite's words and
-// PostgreSQL's.
-var (
-	missingTable  = regexp.MustCompile(`^(?:no such table: (\S+)|relation "([^"]+)" does not exist)`)
-	missingColumn = regexp.MustCompile(`^(?:no such column: (\S+)|column "?([^"]+)"? does not exist)`)
-)
-
 // engineHint suggests the closest names when the engine says a table or
-// column does not exist.
-func (s *server) engineHint(ctx context.Context, sql, msg string) string {
+// column does not exist, judged by the error's code, never its text.
+func (s *server) engineHint(ctx context.Context, sql string, ee *source.EngineError) string {
 	tables, err := s.cat.Tables(ctx)
 	if err != nil {
 		return ""
 	}
-	if m := missingTable.FindStringSubmatch(msg); m != nil {
-		name := m[1] + m[2]
+	switch ee.Code {
+	case source.UndefinedTable:
+		name := ee.Name
 		names := make([]string, len(tables))
 		for i, t := range tables {
 			names[i] = t.Name
@@ -279,9 +296,8 @@ func (s *server) engineHint(ctx context.Context, sql, msg string) string {
 			return ". Tables with similar names: " + strings.Join(c, ", ") + ". Call list_tables to see all"
 		}
 		return ". Call list_tables to see every table"
-	}
-	if m := missingColumn.FindStringSubmatch(msg); m != nil {
-		name := m[1] + m[2]
+	case source.UndefinedColumn:
+		name := ee.Name
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
@@ -313,8 +329,7 @@ func (s *server) engineHint(ctx context.Context, sql, msg string) string {
 			return ". Columns with similar names: " + strings.Join(close, ", ") + ". Quote names with spaces or capitals in double quotes"
 		}
 		return ". Call describe_table to see a table's columns"
-	}
-	if strings.Contains(msg, "syntax error") {
+	case source.SyntaxError:
 		return ". Check the SQL near that point; quote identifiers that hold spaces, punctuation or reserved words in double quotes"
 	}
 	return ""

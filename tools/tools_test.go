@@ -1,16 +1,15 @@
 package tools_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/tools"
@@ -44,23 +43,9 @@ func connectLogged(t *testing.T, logs *syncBuffer) *mcp.ClientSession {
 	return serve(t, dbtest.SQLite(t, nil), zerolog.New(logs))
 }
 
-// syncBuffer lets a test read a log the server writes concurrently.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer lets a test read, and wait on, a log the server writes
+// concurrently.
+type syncBuffer = mcptest.Log
 
 func serveBench(b *testing.B) *mcp.ClientSession {
 	b.Helper()
@@ -90,18 +75,7 @@ func serveWith(t testing.TB, db *source.DB, opts *tools.Options) *mcp.ClientSess
 	if err := cat.IndexValues(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	srv := tools.NewServer(db, cat, opts)
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(t.Context(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
-	cs, err := client.Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.Connect(t, tools.NewServer(db, cat, opts))
 }
 
 // TestToolListCacheable: the tool list tells clients they may keep it.

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -55,10 +56,12 @@ func TestToolListSize(t *testing.T) {
 	}
 }
 
-// TestUnknownArgument checks that an argument a tool does not take is
-// refused, naming it and the arguments the tool takes, now that the listed
-// input schemas leave out additionalProperties.
-func TestUnknownArgument(t *testing.T) {
+// TestArguments checks that an argument a tool does not take is refused,
+// naming it and the arguments the tool takes (the listed input schemas
+// leave out additionalProperties), and so are a missing argument and a
+// value of the wrong type; an integer written 5.0 and a null optional
+// argument are fine.
+func TestArguments(t *testing.T) {
 	cs := serve(t, dbtest.SQLite(t, nil), zerolog.Nop())
 	for _, c := range []struct {
 		tool string
@@ -68,15 +71,86 @@ func TestUnknownArgument(t *testing.T) {
 		{"run_query", `{"sql": "SELECT 1", "max_row": 5}`, `unknown argument "max_row"; this tool takes max_rows, sql`},
 		{"list_tables", `{"filtre": "x"}`, `unknown argument "filtre"; this tool takes filter, limit, names_only`},
 		{"describe_table", `{"table": "customers", "schema": "main"}`, `unknown argument "schema"; this tool takes table`},
+		{"run_query", `{"max_rows": 5}`, `missing argument "sql"; this tool takes max_rows, sql`},
+		{"run_query", `{"sql": null}`, `missing argument "sql"`},
+		{"run_query", `{"sql": 5}`, `argument "sql" must be a string, not 5`},
+		{"list_tables", `{"limit": "ten"}`, `argument "limit" must be an integer, not "ten"`},
+		{"list_tables", `{"limit": 2.5}`, `argument "limit" must be an integer, not 2.5`},
+		{"list_tables", `{"names_only": "yes"}`, `argument "names_only" must be true or false, not "yes"`},
+		{"sample_values", `[1, 2]`, `the arguments must be a JSON object, not [1,2]; this tool takes column, limit, table`},
+		{"list_tables", `{"limit": 2.0, "filter": null}`, ""},
 	} {
-		t.Run(c.tool, func(t *testing.T) {
+		t.Run(c.tool+" "+c.args, func(t *testing.T) {
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.tool, Arguments: json.RawMessage(c.args)})
 			if err != nil {
 				t.Fatalf("protocol error: %v", err)
 			}
-			if got := render(t, res); !res.IsError || !strings.Contains(got, c.want) {
+			got := render(t, res)
+			if c.want == "" {
+				if res.IsError {
+					t.Errorf("got %q, want a result", got)
+				}
+				return
+			}
+			if !res.IsError || !strings.Contains(got, c.want) {
 				t.Errorf("got %q, want an error saying %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestSchemasPortable checks every listed schema the way the MCP
+// Inspector's --strict tools/list does (cmd/sqlmcp's TestInspectorCLI runs
+// the Inspector itself): no bare true or false where a schema belongs, no
+// array of types, and no schema that constrains nothing.
+func TestSchemasPortable(t *testing.T) {
+	cs := serve(t, dbtest.SQLite(t, nil), zerolog.Nop())
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		for kind, s := range map[string]any{"inputSchema": tl.InputSchema, "outputSchema": tl.OutputSchema} {
+			var v any
+			b, _ := json.Marshal(s)
+			json.Unmarshal(b, &v)
+			lintSchema(t, tl.Name+"."+kind, v)
+		}
+	}
+}
+
+// lintSchema walks a decoded schema and its subschemas.
+func lintSchema(t *testing.T, path string, s any) {
+	m, ok := s.(map[string]any)
+	if !ok {
+		t.Errorf("%s: %v where a schema object belongs", path, s)
+		return
+	}
+	if _, ok := m["type"].([]any); ok {
+		t.Errorf("%s: a type array %v", path, m["type"])
+	}
+	constrains := false
+	for _, k := range []string{"type", "anyOf", "$ref", "properties", "items", "enum", "const"} {
+		if _, ok := m[k]; ok {
+			constrains = true
+		}
+	}
+	if !constrains {
+		t.Errorf("%s: a schema that constrains nothing: %v", path, m)
+	}
+	for _, k := range []string{"properties", "$defs"} {
+		if sub, ok := m[k].(map[string]any); ok {
+			for name, p := range sub {
+				lintSchema(t, path+"."+k+"."+name, p)
+			}
+		}
+	}
+	if it, ok := m["items"]; ok {
+		lintSchema(t, path+".items", it)
+	}
+	if branches, ok := m["anyOf"].([]any); ok {
+		for i, b := range branches {
+			lintSchema(t, fmt.Sprintf("%s.anyOf[%d]", path, i), b)
+		}
 	}
 }

@@ -248,10 +248,10 @@ func TestAskFlags(t *testing.T) {
 		t.Errorf("got question %q, max turns %d, hint %q; want the words joined, 5 (the flag wins), the env's hint", cfg.question, cfg.maxTurns, cfg.hint)
 	}
 	want := " --cache-dir=/tmp/c --demo=true --timeout=2s --log-level=warn"
-	if got := describeSettings(cfg.serve); got != want {
+	if got := describeSettings(cfg.server.settings); got != want {
 		t.Errorf("the server's settings: got %q, want %q", got, want)
 	}
-	cmd, err := serverCommand(cfg.serve)
+	cmd, err := serverCommand(cfg.server.settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestAskFlags(t *testing.T) {
 	if got := describeSettings([]setting{{"db", "postgres://ro:secret@db:5432/shop"}}); got != " --db=postgres://ro:xxxxx@db:5432/shop" {
 		t.Errorf("a database URL with a password: got %q", got)
 	}
-	if m := cfg.newModel(); m.Name() != "anthropic:claude-haiku-5-5" {
+	if m := cfg.model; m.Name() != "anthropic:claude-haiku-5-5" {
 		t.Errorf("got model %s, want Claude Haiku from ANTHROPIC_API_KEY", m.Name())
 	}
 	var help bytes.Buffer

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	transport "github.com/sqlmcp/sqlmcp/internal/serve"
 )
 
 // inspectorInstall is what puts the MCP Inspector, and the Node 22 it
@@ -54,6 +55,24 @@ func TestInspectorCLI(t *testing.T) {
 	}
 }
 
+// TestInspectorStrict runs the Inspector's schema portability check
+// (--strict tools/list) on the demo, as the README's first command serves
+// it: no finding at all, error or warning.
+func TestInspectorStrict(t *testing.T) {
+	in := newInspector(t)
+	in.target = []string{"-e", "SQLMCP_TEST_BE_MAIN=1", "--", os.Args[0], "serve", "--demo", "--cache-dir", t.TempDir(), "--log-level", "error"}
+	stdout, stderr, err := in.exec(t, "--method", "tools/list", "--strict")
+	if err != nil {
+		t.Fatalf("the inspector's --strict tools/list: %v\nstderr: %s", err, stderr)
+	}
+	if bytes.Contains(stderr, []byte("Error:")) || bytes.Contains(stderr, []byte("Warning:")) || bytes.Contains(stderr, []byte("Schema portability")) {
+		t.Errorf("portability findings:\n%s", stderr)
+	}
+	if !bytes.Contains(stdout, []byte(`"run_query"`)) {
+		t.Errorf("no tool list: %s", stdout)
+	}
+}
+
 // TestInspectorHTTP is TestInspectorCLI over streamable HTTP with a bearer
 // token: one sqlmcp, run in-process, serves both the Inspector CLI (the
 // TypeScript SDK's streamable HTTP client, one Node process per call) and
@@ -77,10 +96,10 @@ func TestInspectorHTTP(t *testing.T) {
 
 			// Both clients' calls reached the server with the token.
 			callEvent := map[string]any{"event": "http", "mcp_method": "tools/call", "status": 200,
-				"token_fingerprint": newToken(envToken).fingerprint}
-			waitCount(t, s.log, callEvent, 2*calls)
+				"token_fingerprint": transport.Fingerprint(envToken)}
+			s.log.WaitCount(t, 10*time.Second, callEvent, 2*calls)
 			protocols := map[string]int{}
-			for _, ev := range s.log.find(callEvent) {
+			for _, ev := range s.log.Find(callEvent) {
 				protocols[fmt.Sprint(ev["protocol"])]++
 			}
 			t.Logf("tools/call requests by protocol revision: %v", protocols)
@@ -104,7 +123,7 @@ func TestInspectorHTTP(t *testing.T) {
 					if bytes.Contains(stdout, []byte(`"result"`)) {
 						t.Errorf("a result with the token %s: %s\nstderr: %s", tc.name, stdout, stderr)
 					}
-					s.log.wait(t, 10*time.Second, map[string]any{"event": "http", "status": 401, "auth": tc.name})
+					s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "status": 401, "auth": tc.name})
 				})
 			}
 			if strings.Contains(s.log.String(), envToken) {

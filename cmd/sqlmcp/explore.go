@@ -5,12 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"path/filepath"
 	"strings"
 
-	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/eval"
+	"github.com/sqlmcp/sqlmcp/internal/term"
 	"github.com/sqlmcp/sqlmcp/notes"
 )
 
@@ -34,14 +33,11 @@ Flags (each also read from the environment variable shown; a flag wins):
 
 // exploreConfig is what explore needs, from flags and environment.
 type exploreConfig struct {
-	db, descriptions string
-	demo             bool
-	cacheDir         string
-	notes, name      string
-	cache            string
-	opts             eval.ExploreOptions
-	model            askConfig
-	newModel         func() agent.Model
+	dbFlags
+	descriptions string
+	notes, name  string
+	opts         eval.ExploreOptions
+	models       modelFlags
 }
 
 // parseExplore reads explore's flags, then the environment for those not
@@ -50,26 +46,22 @@ func parseExplore(args []string, stdout io.Writer, getenv func(string) string) (
 	cfg := &exploreConfig{}
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.db, "db", "", "the database: a SQLite file path, a sqlite: or file: URL, or a postgres:// URL (SQLMCP_DB)")
-	fs.BoolVar(&cfg.demo, "demo", false, "explore the bundled demo database (SQLMCP_DEMO)")
-	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "--demo: where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
+	cfg.dbFlags.define(fs, "the database to explore")
 	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
 	fs.StringVar(&cfg.notes, "notes", "", "the notes folder: the queries go to NOTES/<name>/explored.md (SQLMCP_NOTES)")
 	fs.StringVar(&cfg.name, "name", "", "the database's name in the notes, its db_id in question sets (SQLMCP_NAME; default: the SQLite file's name without extension, or the PostgreSQL database's name)")
-	fs.StringVar(&cfg.cache, "cache", "", "keep model replies in this directory, so a rerun makes no model calls (SQLMCP_CACHE)")
 	fs.IntVar(&cfg.opts.MaxFragments, "max-fragments", 40, "schema fragments (a table, or tables joined by foreign keys) to ask about in all (SQLMCP_MAX_FRAGMENTS)")
 	fs.IntVar(&cfg.opts.PerFragment, "per-fragment", 3, "queries the model writes for each fragment (SQLMCP_PER_FRAGMENT)")
 	fs.IntVar(&cfg.opts.PerCluster, "per-cluster", 10, "queries kept for each hub table and the tables joined from it (SQLMCP_PER_CLUSTER)")
 	fs.IntVar(&cfg.opts.MaxJoins, "max-joins", 2, "the longest join path a fragment follows (SQLMCP_MAX_JOINS)")
-	modelFlags(fs, &cfg.model)
+	cfg.models.define(fs, false)
 	if ok, err := parseArgs(fs, args, stdout, exploreUsage, "sqlmcp explore --help", getenv); !ok {
 		return nil, err
 	}
+	if err := cfg.dbFlags.check("|URL, or --demo for the bundled demo"); err != nil {
+		return nil, err
+	}
 	switch {
-	case cfg.db != "" && cfg.demo:
-		return nil, usagef("give --db or --demo, not both")
-	case cfg.db == "" && !cfg.demo:
-		return nil, usagef("no database: pass --db PATH|URL, or --demo for the bundled demo")
 	case cfg.notes == "":
 		return nil, usagef("no notes: pass --notes DIR; the queries go to DIR/<name>/explored.md")
 	case cfg.opts.MaxFragments < 1 || cfg.opts.PerFragment < 1 || cfg.opts.PerCluster < 1:
@@ -78,36 +70,20 @@ func parseExplore(args []string, stdout io.Writer, getenv func(string) string) (
 		return nil, usagef("--max-joins must be 0 (single tables) or more, not %d", cfg.opts.MaxJoins)
 	}
 	if cfg.name == "" {
-		cfg.name = databaseName(cfg.db, cfg.demo)
+		cfg.name = "demo"
+		if !cfg.demo {
+			cfg.name = notes.DatabaseName(cfg.db)
+		}
 	}
-	if !eval.PlainName(cfg.name) {
+	if !notes.PlainName(cfg.name) {
 		return nil, usagef("--name %q is not a plain name: name the database as its questions' db_id does", cfg.name)
 	}
-	newModel, err := chooseModel(&cfg.model, getenv)
+	m, err := cfg.models.open(getenv)
 	if err != nil {
 		return nil, err
 	}
-	cfg.newModel = newModel
+	cfg.opts.Model = m
 	return cfg, nil
-}
-
-// databaseName names a database for its notes: "demo", a SQLite file's
-// name without its extension, or a PostgreSQL database's name.
-func databaseName(db string, isDemo bool) string {
-	if isDemo {
-		return "demo"
-	}
-	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
-		u, err := url.Parse(db)
-		if err != nil {
-			return ""
-		}
-		return strings.Trim(u.Path, "/")
-	}
-	path := strings.TrimPrefix(strings.TrimPrefix(db, "sqlite:"), "file:")
-	path, _, _ = strings.Cut(path, "?")
-	base := filepath.Base(path)
-	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // runExplore is `sqlmcp explore`: it explores the database through a
@@ -115,11 +91,11 @@ func databaseName(db string, isDemo bool) string {
 func runExplore(ctx context.Context, cfg *exploreConfig, stdout, stderr io.Writer) error {
 	settings := []setting{{"log-level", "warn"}}
 	if cfg.demo {
-		dir, err := demoCacheDir(cfg.cacheDir)
+		dir, err := cfg.demoDir()
 		if err != nil {
 			return err
 		}
-		settings = append(settings, setting{"demo", "true"}, setting{"cache-dir", dir})
+		settings = append(settings, demoSettings(dir)...)
 	} else {
 		settings = append(settings, setting{"db", cfg.db})
 	}
@@ -131,26 +107,20 @@ func runExplore(ctx context.Context, cfg *exploreConfig, stdout, stderr io.Write
 	if err != nil {
 		return fmt.Errorf("reading the notes of %s: %w", cfg.name, err)
 	}
-	p := newProgress(io.Discard, false)
-	defer p.close()
-	cs, err := connectServer(ctx, &askConfig{serve: settings}, p)
+	cs, err := dial(ctx, target{settings: settings})
 	if err != nil {
 		return err
 	}
 	defer cs.Close()
 
-	live := isTerminal(stderr)
+	p := term.NewProgress(stderr)
+	defer p.Close()
 	opts := cfg.opts
-	opts.Model = cachedModel(cfg.newModel, cfg.cache)
 	opts.OnFragment = func(done, total int, tables []string, kept int) {
-		if live {
-			fmt.Fprintf(stderr, "\r\033[K%d/%d fragments · %d queries kept · %s", done, total, kept, strings.Join(tables, ", "))
-		}
+		p.Show(fmt.Sprintf("%d/%d fragments · %d queries kept · %s", done, total, kept, strings.Join(tables, ", ")))
 	}
 	triplets, stats, err := eval.Explore(ctx, cs, &opts)
-	if live {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	p.Close()
 	// A run cut short keeps what it found only where there was nothing
 	// before: an earlier whole run is worth more than part of this one
 	// (with --cache, rerunning repeats no model call).

@@ -396,20 +396,3 @@ func TestLearnExploreErrors(t *testing.T) {
 		})
 	}
 }
-
-func TestDatabaseName(t *testing.T) {
-	t.Parallel()
-	for db, want := range map[string]string{
-		"/data/dev/california_schools/california_schools.sqlite": "california_schools",
-		"sqlite:/data/shop.db?mode=ro":                           "shop",
-		"file:shop.db":                                           "shop",
-		"postgres://me@db:5432/financial?sslmode=disable":        "financial",
-	} {
-		if got := databaseName(db, false); got != want {
-			t.Errorf("databaseName(%q) = %q, want %q", db, got, want)
-		}
-	}
-	if got := databaseName("", true); got != "demo" {
-		t.Errorf("the demo's name: %q", got)
-	}
-}

@@ -18,29 +18,17 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rs/zerolog"
-
-	"github.com/sqlmcp/sqlmcp"
-	"github.com/sqlmcp/sqlmcp/demo"
-	"github.com/sqlmcp/sqlmcp/schema"
-	"github.com/sqlmcp/sqlmcp/source"
-	"github.com/sqlmcp/sqlmcp/source/builtin"
-	"github.com/sqlmcp/sqlmcp/source/postgres"
-	"github.com/sqlmcp/sqlmcp/tools"
 )
 
 // version is set at link time by release builds (-X main.version=v1.2.3);
@@ -60,11 +48,6 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-// usageError is a mistake in how sqlmcp was started: exit status 2.
-type usageError struct{ error }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 const usage = `sqlmcp: an MCP server that lets a model read a SQL database, never change it.
 
@@ -86,7 +69,7 @@ Usage:
                                          and returned rows, kept as examples (see sqlmcp explore --help)
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
-  sqlmcp version                         print the version
+  sqlmcp version                         print the version (also --version)
   sqlmcp help                            print this help
 
 Flags of serve (each also read from the environment variable shown):
@@ -96,8 +79,14 @@ Flags of serve (each also read from the environment variable shown):
 // stdout until ctx ends or the client hangs up, or with --http on HTTP until
 // ctx ends. Logs go to stderr.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 && getenv("SQLMCP_DB") == "" && getenv("SQLMCP_DEMO") == "" {
+		// Nothing to serve: say what sqlmcp does, on stderr, since stdout
+		// is an MCP client's.
+		printHelp(stderr)
+		return usagef("no database: pass --db PATH (or set SQLMCP_DB), or --demo for the bundled demo; the usage is above")
+	}
 	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || slices.Contains(topFlags, args[0])) {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -117,13 +106,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if len(args) > 0 && args[0] == "compare" {
 			return evalCompare(args[1:], stdout)
 		}
-		cfg, err := parseEval(args, stdout, getenv, false)
+		cfg, err := parseEval(args, stdout, getenv)
 		if err != nil || cfg == nil {
 			return err
 		}
 		return runEval(ctx, cfg, stdout, stderr)
 	case "learn":
-		cfg, err := parseEval(args, stdout, getenv, true)
+		cfg, err := parseLearn(args, stdout, getenv)
 		if err != nil || cfg == nil {
 			return err
 		}
@@ -134,18 +123,33 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return runExplore(ctx, cfg, stdout, stderr)
-	case "version":
+	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
 	case "healthcheck":
 		return healthcheck(ctx, args, stdout)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		newFlags(&config{}, stdout).PrintDefaults()
+	case "help", "-h", "-help", "--help":
+		printHelp(stdout)
 		return nil
 	}
 	return usagef("unknown command %q: the commands are serve, ask, eval, learn, explore, healthcheck, version and help", cmd)
 }
+
+// topFlags are the flags that stand for a command: --version and --help.
+var topFlags = []string{"-version", "--version", "-h", "-help", "--help"}
+
+// printHelp prints the usage and serve's flags.
+func printHelp(w io.Writer) {
+	fmt.Fprint(w, usage)
+	printFlags(w, newFlags(&config{}, io.Discard))
+}
+
+const healthcheckUsage = `sqlmcp healthcheck: ask a running sqlmcp serve --http whether it is up.
+
+Usage:
+  sqlmcp healthcheck [URL]   GET URL (default http://127.0.0.1:8080/healthz); exit status 0 when it
+                             answers 200 within two seconds, 1 otherwise
+`
 
 // healthcheck asks a running sqlmcp whether it is up, for images that
 // have no curl: exit status 0 when URL answers 200 within two seconds.
@@ -153,12 +157,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // certificate is accepted.
 func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 	url := "http://127.0.0.1:8080/healthz"
-	switch len(args) {
-	case 0:
-	case 1:
+	switch {
+	case len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help"):
+		fmt.Fprint(stdout, healthcheckUsage)
+		return nil
+	case len(args) == 1 && strings.HasPrefix(args[0], "-"):
+		return usagef("healthcheck takes a URL, not %s (see sqlmcp healthcheck --help)", args[0])
+	case len(args) == 1:
 		url = args[0]
-	default:
+	case len(args) > 1:
 		return usagef("healthcheck takes at most one URL")
+	}
+	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return usagef("healthcheck: %q is not an http:// or https:// URL, e.g. http://127.0.0.1:8080/healthz", url)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -176,270 +187,6 @@ func healthcheck(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("healthcheck: %s answered %s", url, resp.Status)
 	}
 	fmt.Fprintln(stdout, "ok")
-	return nil
-}
-
-// config is what serve needs, from flags and environment.
-type config struct {
-	db           string
-	demo         bool
-	annotations  string
-	descriptions string
-	cacheDir     string
-	schemas      string
-	requireRO    bool
-	allowExt     string // comma-separated
-	allowFunc    string // comma-separated schema.name
-	limits       sqlmcp.Limits
-	logLevel     string
-
-	// maxConcurrency is how many tool calls reach the database at once;
-	// zero for no limit beyond the connection pool.
-	maxConcurrency int
-
-	// PostgreSQL's own budgets for every call, as PostgreSQL writes sizes.
-	pgWorkMem, pgTempFileLimit string
-
-	// HTTP; http == "" serves stdio and leaves the rest unused.
-	http           string // host:port
-	insecureNoAuth bool
-	authTokenFile  string
-	authTokens     string // comma-separated
-	allowedOrigins string // comma-separated
-	allowedHosts   string // comma-separated
-	tlsCert        string
-	tlsKey         string
-	maxBodyBytes   int64
-	shutdownGrace  time.Duration
-
-	// Worked out by parseServe from the above.
-	tokens    []token  // the accepted bearer tokens, as digests
-	origins   []string // --allowed-origins, normalized
-	hosts     []string // --allowed-hosts, lowercased
-	httpNotes []string // HTTP settings given without --http, to warn about
-}
-
-// newFlags defines serve's flags on cfg, with their defaults.
-func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&cfg.db, "db", "", "database: a SQLite file path, a sqlite: or file: URL, or a postgres:// URL (SQLMCP_DB)")
-	fs.BoolVar(&cfg.demo, "demo", false, "serve the bundled demo database, built on first use into the cache directory (SQLMCP_DEMO)")
-	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
-	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
-	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL: the schemas to show, comma-separated (SQLMCP_SCHEMA; default: all but the system ones)")
-	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
-	fs.StringVar(&cfg.allowExt, "allow-extension", "", "PostgreSQL: extensions, comma-separated, whose non-volatile functions queries may call beyond the vetted ones; never those that run SQL text (SQLMCP_ALLOW_EXTENSION)")
-	fs.StringVar(&cfg.allowFunc, "allow-function", "", "PostgreSQL: functions defined in the database, as schema.name, comma-separated, that queries may call; never those that run SQL text (SQLMCP_ALLOW_FUNCTION)")
-	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
-	fs.DurationVar(&cfg.limits.Timeout, "timeout", 15*time.Second, "stop any query after this long, inside the engine (SQLMCP_TIMEOUT)")
-	fs.IntVar(&cfg.limits.MaxRows, "max-rows", 100, "rows a query returns unless the caller asks for fewer or more (SQLMCP_MAX_ROWS)")
-	fs.IntVar(&cfg.limits.MaxRowsLimit, "max-rows-limit", 1000, "the most rows a caller may ask for (SQLMCP_MAX_ROWS_LIMIT)")
-	fs.IntVar(&cfg.limits.MaxBytes, "max-bytes", 256<<10, "the most bytes of rows a result holds, as JSON (SQLMCP_MAX_BYTES)")
-	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
-	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
-	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
-	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", postgres.DefaultWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
-	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", postgres.DefaultTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
-	fs.StringVar(&cfg.http, "http", "", "serve MCP over streamable HTTP at /mcp on this host:port, usually 127.0.0.1:8080, instead of stdio (SQLMCP_HTTP)")
-	fs.StringVar(&cfg.authTokenFile, "auth-token-file", "", "HTTP: a file of bearer tokens clients must send, one per line; blank lines and # comments are skipped (SQLMCP_AUTH_TOKEN_FILE)")
-	fs.StringVar(&cfg.authTokens, "auth-tokens", "", "HTTP: bearer tokens, comma-separated; prefer the environment variable or --auth-token-file, since a flag's value shows in ps (SQLMCP_AUTH_TOKENS)")
-	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "HTTP: serve a non-loopback address without tokens, because something in front authenticates (SQLMCP_INSECURE_NO_AUTH)")
-	fs.StringVar(&cfg.allowedOrigins, "allowed-origins", "", "HTTP: browser origins allowed besides this server's own, comma-separated, e.g. https://app.example.com (SQLMCP_ALLOWED_ORIGINS)")
-	fs.StringVar(&cfg.allowedHosts, "allowed-hosts", "", "HTTP: Host header names allowed besides loopback and the bind address, comma-separated, name or name:port; * allows any (SQLMCP_ALLOWED_HOSTS)")
-	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "HTTP: serve HTTPS with this PEM certificate chain; needs --tls-key (SQLMCP_TLS_CERT)")
-	fs.StringVar(&cfg.tlsKey, "tls-key", "", "HTTP: the PEM private key of --tls-cert (SQLMCP_TLS_KEY)")
-	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", 1<<20, "HTTP: the largest request body; larger gets 413 (SQLMCP_MAX_BODY_BYTES)")
-	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "HTTP: on SIGTERM or SIGINT, how long calls in flight may finish before they are cancelled (SQLMCP_SHUTDOWN_GRACE)")
-	return fs
-}
-
-// parseArgs parses args into fs, which takes no positional arguments, and
-// then fills the flags args left unset from the environment. It reports
-// false with a nil error when --help was asked for: help and the flags went
-// to stdout. see names where to read more, for error messages.
-func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer, help, see string, getenv func(string) string) (bool, error) {
-	if err := fs.Parse(args); err != nil {
-		return false, parseError(fs, err, stdout, help, see)
-	}
-	if fs.NArg() > 0 {
-		return false, usagef("unexpected argument %q (see %s)", fs.Arg(0), see)
-	}
-	if err := fillFromEnv(fs, getenv); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// parseError answers an error from fs.Parse: for --help it prints help and
-// the flags to stdout and returns nil; otherwise it is a usage error.
-func parseError(fs *flag.FlagSet, err error, stdout io.Writer, help, see string) error {
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, help)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return nil
-	}
-	return usagef("%v (see %s)", err, see)
-}
-
-// fillFromEnv sets each flag of fs that the command line did not give from
-// its SQLMCP_* variable, if set: a flag wins over the environment. Call it
-// after fs.Parse.
-func fillFromEnv(fs *flag.FlagSet, getenv func(string) string) error {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var envErr error
-	fs.VisitAll(func(f *flag.Flag) {
-		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] && envErr == nil {
-			if err := fs.Set(f.Name, v); err != nil {
-				envErr = usagef("%s=%q is not a valid --%s value (%v)", envName(f.Name), v, f.Name, err)
-			}
-		}
-	})
-	return envErr
-}
-
-// envName is the environment variable of a flag: --max-rows is SQLMCP_MAX_ROWS.
-func envName(flagName string) string {
-	return "SQLMCP_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
-}
-
-// parseServe reads serve's environment, then its flags, and checks them.
-// It returns a nil config and no error when -help was asked for.
-func parseServe(args []string, stdout io.Writer, getenv func(string) string) (*config, error) {
-	cfg := &config{}
-	fs := newFlags(cfg, io.Discard)
-	if ok, err := parseArgs(fs, args, stdout, usage, "sqlmcp help", getenv); !ok {
-		return nil, err
-	}
-	l := cfg.limits
-	switch {
-	case cfg.db != "" && cfg.demo:
-		return nil, usagef("give --db or --demo, not both")
-	case cfg.db == "" && !cfg.demo:
-		return nil, usagef("no database: pass --db PATH (or set SQLMCP_DB), or --demo for the bundled demo")
-	case l.Timeout <= 0:
-		return nil, usagef("--timeout must be positive, not %s", l.Timeout)
-	case l.MaxRows <= 0 || l.MaxRowsLimit <= 0 || l.MaxBytes <= 0 || l.MaxCellBytes <= 0:
-		return nil, usagef("--max-rows, --max-rows-limit, --max-bytes and --max-cell-bytes must be positive")
-	case l.MaxRows > l.MaxRowsLimit:
-		return nil, usagef("--max-rows %d is more than --max-rows-limit %d", l.MaxRows, l.MaxRowsLimit)
-	}
-	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
-		return nil, usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
-	}
-	if cfg.maxConcurrency < 0 {
-		return nil, usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
-	}
-	if err := parseHTTP(cfg); err != nil {
-		return nil, err
-	}
-	return cfg, nil
-}
-
-// serve opens the database and serves MCP on stdin and stdout, or on HTTP
-// with --http.
-func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
-	level, _ := zerolog.ParseLevel(cfg.logLevel)
-	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
-
-	dsn, annotations := cfg.db, cfg.annotations
-	if cfg.demo {
-		dir, err := demoCacheDir(cfg.cacheDir)
-		if err != nil {
-			return err
-		}
-		path, err := demo.Open(dir)
-		if err != nil {
-			return fmt.Errorf("building the demo database: %w", err)
-		}
-		dsn = path
-		if annotations == "" {
-			annotations = filepath.Join(filepath.Dir(path), "annotations.json")
-		}
-	}
-	// Room for every allowed call plus the catalog and /readyz.
-	db, err := source.Open(ctx, dsn, &source.Options{Limits: cfg.limits, MaxConns: max(8, cfg.maxConcurrency+2),
-		AllowExtensions: splitList(cfg.allowExt), AllowFunctions: splitList(cfg.allowFunc),
-		Engines: builtin.Engines(&postgres.Engine{WorkMem: cfg.pgWorkMem, TempFileLimit: cfg.pgTempFileLimit})})
-	if err != nil {
-		return usageError{err}
-	}
-	defer db.Close()
-	schemas := splitList(cfg.schemas)
-	if len(schemas) > 0 && db.Dialect() != sqlmcp.Postgres {
-		return usagef("--schema is for PostgreSQL; a SQLite database has one schema")
-	}
-	cat, err := schema.New(db, &schema.Options{Annotations: annotations, Descriptions: cfg.descriptions, Schemas: schemas})
-	if err != nil {
-		return usageError{err}
-	}
-	cctx, cancel := context.WithTimeout(ctx, cfg.limits.WithDefaults().Timeout)
-	err = cat.Check(cctx)
-	cancel()
-	if err != nil {
-		return usageError{err}
-	}
-	if err := checkRole(ctx, db, cfg.requireRO, log); err != nil {
-		return err
-	}
-	for _, w := range db.Warnings() {
-		log.Warn().Str("event", w.Event).Msg(w.Message)
-	}
-	limits := db.Limits()
-	layers := db.Guard()
-	start := func() *zerolog.Event {
-		return log.Info().Str("event", "start").Str("version", buildVersion()).
-			Str("engine", string(db.Dialect())).Str("database", db.Name()).Bool("demo", cfg.demo).
-			Str("annotations", annotations).Strs("schemas", schemas).
-			Strs("guard", layers).
-			Dur("timeout", limits.Timeout).Int("max_rows", limits.MaxRows).Int("max_rows_limit", limits.MaxRowsLimit).
-			Int("max_bytes", limits.MaxBytes).Int("max_cell_bytes", limits.MaxCellBytes).
-			Int("max_concurrency", cfg.maxConcurrency)
-	}
-
-	srv := tools.NewServer(db, cat, &tools.Options{Logger: log, Version: buildVersion(), MaxConcurrency: cfg.maxConcurrency})
-	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, db, srv, log, start)
-	}
-	if len(cfg.httpNotes) > 0 {
-		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
-	}
-	start().Str("transport", "stdio").Send()
-	// A client that hangs up at once still gets every reply: a call may
-	// wait --timeout for its turn, then run for --timeout.
-	rw := newStdio(ctx, stdin, stdout, 2*limits.Timeout+5*time.Second)
-	t := &mcp.IOTransport{Reader: rw, Writer: rw}
-	err = srv.Run(ctx, t)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	log.Info().Str("event", "stop").Send()
-	return nil
-}
-
-// checkRole warns, loudly, when a server's role could write, and with
-// --require-readonly-role refuses to start.
-func checkRole(ctx context.Context, db *source.DB, require bool, log zerolog.Logger) error {
-	if db.Dialect() == sqlmcp.SQLite {
-		return nil
-	}
-	found, err := db.WriteAccess(ctx)
-	if err != nil {
-		return fmt.Errorf("checking what the role may write: %w", err)
-	}
-	if len(found) == 0 {
-		log.Info().Str("event", "role").Str("role", "read-only").Send()
-		return nil
-	}
-	fix := db.ReadOnlyRoleSQL("sqlmcp_ro")
-	if require {
-		return usagef("--require-readonly-role: the role could write (%s); connect as a read-only role, e.g. one made by:\n%s",
-			strings.Join(found, "; "), fix)
-	}
-	log.Warn().Str("event", "role").Strs("could_write", found).Str("create_read_only_role", fix).
-		Msg("this role could write: sqlmcp's guard and read-only transactions still stop every write, but connect as a read-only role so a third wall holds")
 	return nil
 }
 

@@ -171,4 +171,12 @@ func TestHealthcheck(t *testing.T) {
 	if err := run(t.Context(), []string{"healthcheck", up.URL + "/healthz"}, nil, &stdout, nil, os.Getenv); err == nil {
 		t.Error("a server that is down: got no error")
 	}
+	stdout.Reset()
+	if err := run(t.Context(), []string{"healthcheck", "--help"}, nil, &stdout, nil, os.Getenv); err != nil || !strings.HasPrefix(stdout.String(), "Usage: sqlmcp healthcheck [URL]") {
+		t.Errorf("--help: got %v, %q; want the usage", err, stdout.String())
+	}
+	var ue usageError
+	if err := run(t.Context(), []string{"healthcheck", "127.0.0.1:8080"}, nil, &stdout, nil, os.Getenv); !errors.As(err, &ue) || !strings.Contains(err.Error(), "is not an http:// or https:// URL") {
+		t.Errorf("a URL without a scheme: got %v, want a usage error saying so", err)
+	}
 }

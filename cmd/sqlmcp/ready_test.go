@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -43,16 +41,10 @@ func TestReadyzCountsLeftRunning(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "query cancelled, but the database did not stop the query; it may still be running") {
 		t.Fatalf("got %v, want a cancel the database did not obey", err)
 	}
-	ready := func(maxTurns int) (int, string) {
-		hs := &httpServer{log: zerolog.Nop(), db: db, maxTurns: maxTurns}
-		rec := httptest.NewRecorder()
-		hs.readyz(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
-		return rec.Code, rec.Body.String()
+	if _, err := readiness(db, 1, zerolog.Nop())(t.Context()); err == nil || !strings.Contains(err.Error(), "every turn is held by 1 queries the database did not stop") {
+		t.Errorf("with one turn: got %v, want not ready, naming the statement left running", err)
 	}
-	if code, body := ready(1); code != http.StatusServiceUnavailable || !strings.Contains(body, "every turn is held by 1 queries the database did not stop") {
-		t.Errorf("with one turn: got %d %q, want 503 naming the statement left running", code, body)
-	}
-	if code, body := ready(2); code != http.StatusOK || body != "ok: 1 queries the database did not stop are still running\n" {
-		t.Errorf("with two turns: got %d %q, want 200 counting the statement left running", code, body)
+	if note, err := readiness(db, 2, zerolog.Nop())(t.Context()); err != nil || note != "1 queries the database did not stop are still running" {
+		t.Errorf("with two turns: got %q, %v; want ready, counting the statement left running", note, err)
 	}
 }

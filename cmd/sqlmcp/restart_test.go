@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -24,11 +23,14 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	cluster := dbtest.NewCluster(t)
 	const timeout = 3 * time.Second
 	db := dbtest.Open(t, cluster.LoadFixture(t), &source.Options{MaxConns: 4, Limits: sqlmcp.Limits{Timeout: timeout}})
+	check := readiness(db, 4, zerolog.Nop())
 	ready := func() (int, string) {
-		hs := &httpServer{log: zerolog.Nop(), db: db, maxTurns: 4}
-		rec := httptest.NewRecorder()
-		hs.readyz(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
-		return rec.Code, rec.Body.String()
+		if note, err := check(t.Context()); err != nil {
+			return http.StatusServiceUnavailable, "not ready: " + err.Error()
+		} else if note != "" {
+			return http.StatusOK, "ok: " + note
+		}
+		return http.StatusOK, "ok"
 	}
 	if code, body := ready(); code != http.StatusOK {
 		t.Fatalf("before the restart: /readyz %d %q", code, body)

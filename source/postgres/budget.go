@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // The budgets PostgreSQL itself enforces, set on every connection beside
@@ -123,7 +124,7 @@ func (p *backend) decideSession(ctx context.Context) error {
 	}
 	workers := 2
 	if len(rows) == 1 {
-		if n, err := strconv.Atoi(str(rows[0][0])); err == nil {
+		if n, err := strconv.Atoi(source.CellText(rows[0][0])); err == nil {
 			workers = min(n, workers)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // puts around a query. It returns the rows.
 func RunEngineOnly(ctx context.Context, db *source.DB, sql string, limit int) ([][]any, error) {
 	p := db.Backend().(*backend)
-	st := pgStatement{text: sql, position: func(p int) int { return p }}
+	st := pgStatement{text: sql, sql: sql, position: func(p int) int { return p }}
 	if limit > 0 {
 		st.text = fmt.Sprintf("SELECT * FROM (\n%s\n) AS sqlmcp_q LIMIT %d", sql, limit)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -189,12 +190,6 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
-	// Before any call: whether the role may set temp_file_limit, and the
-	// server's parallel workers, become every connection's own settings.
-	if err := p.decideSession(ctx); err != nil {
-		pool.Close()
-		return nil, pgConnectError(name, dsn, err)
-	}
 	if err := p.loadCatalog(ctx); err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
@@ -206,6 +201,12 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	if err := p.cat.Load().checkAllow(&allow); err != nil {
 		pool.Close()
 		return nil, err
+	}
+	// Before any call: whether the role may set temp_file_limit, and the
+	// server's parallel workers, become every connection's own settings.
+	if err := p.decideSession(ctx); err != nil {
+		pool.Close()
+		return nil, pgConnectError(name, dsn, err)
 	}
 	return p, nil
 }
@@ -305,6 +306,7 @@ func redact(msg, dsn string) string {
 // how to map the server's error positions back to the caller's SQL.
 type pgStatement struct {
 	text     string
+	sql      string // the caller's text, which positions point into
 	position func(int) int
 	// cut is the cell limit values are converted under (see pgRow); zero
 	// for sqlmcp's own reads, whose values are whole.
@@ -419,13 +421,13 @@ func (p *backend) check(ctx context.Context, sql string, limit int) (pgStatement
 func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatement, error) {
 	same := func(pos int) int { return pos }
 	if limit <= 0 {
-		return pgStatement{text: sql, position: same}, guard.CheckPostgres(sql, cat)
+		return pgStatement{text: sql, sql: sql, position: same}, guard.CheckPostgres(sql, cat)
 	}
 	q, err := guard.PostgresLimit(sql, limit, cat)
 	if err != nil {
 		return pgStatement{}, err
 	}
-	return pgStatement{text: q.Text, position: q.Position}, nil
+	return pgStatement{text: q.Text, sql: sql, position: q.Position}, nil
 }
 
 // pgOwnSetup gives sqlmcp's own catalog reads, whose cost is known,
@@ -558,8 +560,15 @@ func pgError(err error, st pgStatement) error {
 		}
 	}
 	if errors.As(err, &pe) && pe.Code != "57014" {
-		return &source.EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
+		e := &source.EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
 			Detail: pe.Detail, Hint: pe.Hint, Err: err}
+		switch e.Code {
+		case source.UndefinedTable, source.UndefinedColumn, source.UndefinedFunction:
+			// The server points at the name; its message, which may be
+			// translated, is not read.
+			e.Name = identAt(st.sql, e.Position)
+		}
+		return e
 	}
 	return err
 }
@@ -583,11 +592,77 @@ func (p *backend) ownRows(ctx context.Context, sql string, cat guard.PostgresCat
 		return nil, err
 	}
 	var rows [][]any
-	br, err := p.exec(ctx, c, pgStatement{text: sql, position: func(p int) int { return p }, own: true}, nil, nil, func(r []any) bool {
+	br, err := p.exec(ctx, c, pgStatement{text: sql, sql: sql, position: func(p int) int { return p }, own: true}, nil, nil, func(r []any) bool {
 		rows = append(rows, r)
 		return true
 	})
 	err = p.pgEndCall(c, br, err)
 	c.Release()
 	return rows, err
+}
+
+// identAt reads the name, possibly qualified (a.b, "A"."b c"), that starts
+// at the 1-based character position pos of sql, as PostgreSQL reads it:
+// bare parts folded to lower case, quoted ones as written. It returns ""
+// when no name starts there.
+func identAt(sql string, pos int) string {
+	i := 0
+	for n := 1; n < pos && i < len(sql); n++ {
+		_, size := utf8.DecodeRuneInString(sql[i:])
+		i += size
+	}
+	if pos <= 0 || i >= len(sql) {
+		return ""
+	}
+	var parts []string
+	for {
+		part, next, ok := identPart(sql, i)
+		if !ok {
+			break
+		}
+		parts = append(parts, part)
+		if next >= len(sql) || sql[next] != '.' {
+			break
+		}
+		i = next + 1
+	}
+	return strings.Join(parts, ".")
+}
+
+// identPart reads one bare or double-quoted identifier at sql[i:].
+func identPart(sql string, i int) (name string, next int, ok bool) {
+	if i < len(sql) && sql[i] == '"' {
+		var b strings.Builder
+		for j := i + 1; j < len(sql); j++ {
+			switch {
+			case sql[j] != '"':
+				b.WriteByte(sql[j])
+			case j+1 < len(sql) && sql[j+1] == '"':
+				b.WriteByte('"')
+				j++
+			default:
+				return b.String(), j + 1, true
+			}
+		}
+		return "", i, false
+	}
+	j := i
+	for j < len(sql) {
+		c := sql[j]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || j > i && (c >= '0' && c <= '9' || c == '$') {
+			j++
+			continue
+		}
+		break
+	}
+	if j == i {
+		return "", i, false
+	}
+	// PostgreSQL folds ASCII letters only.
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, sql[i:j]), j, true
 }

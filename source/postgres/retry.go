@@ -37,7 +37,7 @@ func pgRetryable(err error) bool {
 	var ce *pgconn.ConnectError
 	return pgconn.SafeToRetry(err) || errors.As(err, &ce) || errors.Is(err, io.EOF) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
-		strings.Contains(err.Error(), "conn closed")
+		errors.Is(err, pgconn.ErrConnClosed)
 }
 
 // pgUnreachable reports whether err says sqlmcp could not reach a working
@@ -68,5 +68,5 @@ func pgServerEnded(err error) bool {
 		return false
 	}
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || err.Error() == "conn closed"
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, pgconn.ErrConnClosed)
 }

@@ -35,12 +35,12 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	byKey := make(map[string]*source.TableDef, len(rows))
 	for i, row := range rows {
 		onPath, _ := row[5].(bool)
-		tables[i] = source.TableDef{Schema: str(row[0]), Name: str(row[1]), Kind: pgKinds[str(row[2])], Description: str(row[4]),
-			OnPath: onPath, Estimate: max(num(row[3]), 0),
+		tables[i] = source.TableDef{Schema: source.CellText(row[0]), Name: source.CellText(row[1]), Kind: pgKinds[source.CellText(row[2])], Description: source.CellText(row[4]),
+			OnPath: onPath, Estimate: max(source.CellInt(row[3]), 0),
 			Columns: []source.ColumnDef{}, ForeignKeys: []source.KeyDef{}, Indexes: []source.IndexDef{}}
 		byKey[tables[i].Schema+"."+tables[i].Name] = &tables[i]
 	}
-	table := func(row []any) *source.TableDef { return byKey[str(row[0])+"."+str(row[1])] }
+	table := func(row []any) *source.TableDef { return byKey[source.CellText(row[0])+"."+source.CellText(row[1])] }
 
 	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
 			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(col_description(c.oid, a.attnum), '')
@@ -55,9 +55,9 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 			continue
 		}
 		notNull, _ := row[4].(bool)
-		col := source.ColumnDef{Name: str(row[2]), Type: str(row[3]), Nullable: !notNull, Description: str(row[6])}
+		col := source.ColumnDef{Name: source.CellText(row[2]), Type: source.CellText(row[3]), Nullable: !notNull, Description: source.CellText(row[6])}
 		if row[5] != nil {
-			d := str(row[5])
+			d := source.CellText(row[5])
 			col.Default = &d
 		}
 		t.Columns = append(t.Columns, col)
@@ -73,8 +73,8 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	for _, row := range rows {
 		if t := table(row); t != nil {
 			for i := range t.Columns {
-				if t.Columns[i].Name == str(row[2]) {
-					t.Columns[i].PrimaryKey = int(num(row[3]))
+				if t.Columns[i].Name == source.CellText(row[2]) {
+					t.Columns[i].PrimaryKey = int(source.CellInt(row[3]))
 				}
 			}
 		}
@@ -96,13 +96,13 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		if t == nil {
 			continue
 		}
-		if key := str(row[0]) + "." + str(row[1]) + "." + str(row[2]); key != lastKey {
-			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefSchema: str(row[3]), RefName: str(row[4])})
+		if key := source.CellText(row[0]) + "." + source.CellText(row[1]) + "." + source.CellText(row[2]); key != lastKey {
+			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefSchema: source.CellText(row[3]), RefName: source.CellText(row[4])})
 			lastKey = key
 		}
 		k := &t.ForeignKeys[len(t.ForeignKeys)-1]
-		k.Columns = append(k.Columns, str(row[5]))
-		k.RefColumns = append(k.RefColumns, str(row[6]))
+		k.Columns = append(k.Columns, source.CellText(row[5]))
+		k.RefColumns = append(k.RefColumns, source.CellText(row[6]))
 	}
 
 	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, ic.relname, i.indisunique, coalesce(a.attname, '')
@@ -118,13 +118,13 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		if t == nil {
 			continue
 		}
-		name := str(row[2])
+		name := source.CellText(row[2])
 		if n := len(t.Indexes); n == 0 || t.Indexes[n-1].Name != name {
 			unique, _ := row[3].(bool)
 			t.Indexes = append(t.Indexes, source.IndexDef{Name: name, Unique: unique})
 		}
 		ix := &t.Indexes[len(t.Indexes)-1]
-		col := str(row[4])
+		col := source.CellText(row[4])
 		if col == "" {
 			col = "<expression>"
 		}
@@ -133,28 +133,14 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	return tables, nil
 }
 
-func str(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-func num(v any) int64 {
-	n, _ := v.(int64)
-	return n
-}
-
 // Values is PostgreSQL's SQL for the value tools: sampling pages across a
 // big table, and the planner's statistics.
-func (p *backend) Values() source.ValueSQL { return values{} }
+func (p *backend) Values() source.ValueSQL {
+	return values{source.SharedValues{Table: ref, Quote: quoteIdent}}
+}
 
-type values struct{}
+// values is the shared SQL with PostgreSQL's sampling and statistics.
+type values struct{ source.SharedValues }
 
 // ref is t as a query names it, schema-qualified.
 func ref(t source.TableRef) string {
@@ -167,7 +153,7 @@ func ref(t source.TableRef) string {
 // Sample reads, from a big table, about scan rows from pages across the
 // whole table (TABLESAMPLE SYSTEM), not only its first pages; then, or
 // for a small one, the first rows.
-func (values) Sample(t source.TableRef, col string, scan int) []string {
+func (v values) Sample(t source.TableRef, col string, scan int) []string {
 	c := quoteIdent(col)
 	first := source.SampleSQL(ref(t), c, scan)
 	if t.Estimate < source.BigTable || t.Kind != "table" {
@@ -175,14 +161,6 @@ func (values) Sample(t source.TableRef, col string, scan int) []string {
 	}
 	pct := min(100, 100*float64(scan)/float64(t.Estimate))
 	return []string{source.SampleSQL(fmt.Sprintf("%s TABLESAMPLE SYSTEM (%.4f)", ref(t), pct), c, scan), first}
-}
-
-func (values) Distinct(t source.TableRef, col string, filter bool, limit int) string {
-	return source.DistinctSQL(ref(t), quoteIdent(col), filter, limit)
-}
-
-func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int) string {
-	return source.CountDistinctSQL(ref(t), quoteIdent(col), filter, scan)
 }
 
 // pgStatsSQL reads a column's most common values, with their frequencies,
@@ -200,7 +178,7 @@ func (values) Stats(ctx context.Context, r source.Reader, t source.TableRef, col
 	var st source.ColumnStats
 	for _, row := range rows {
 		f, _ := row[1].(float64)
-		st.Common = append(st.Common, source.CommonValue{Value: str(row[0]), Fraction: f})
+		st.Common = append(st.Common, source.CommonValue{Value: source.CellText(row[0]), Fraction: f})
 	}
 	if nd, _ := rows[0][2].(float64); nd > 0 {
 		st.Distinct = int64(nd)

@@ -17,7 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sqlmcp/sqlmcp/guard"
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -267,7 +267,7 @@ func pgRow(raw [][]byte, types []*pgType, maxCell int) []any {
 		}
 		switch {
 		case short && maxCell == 0:
-			row[i] = cut.Head(string(prefix), len(prefix), total)
+			row[i] = text.Head(string(prefix), len(prefix), total)
 		case short:
 			row[i] = cutCell{pgCutValue(prefix, total, types[i], maxCell)}
 		case maxCell > 0 && array:
@@ -313,7 +313,7 @@ func pgCutValue(prefix []byte, total int, t *pgType, maxCell int) any {
 			return append(out, fmt.Sprintf("…[cut: %d elements shown, %d bytes in all]", len(out), total))
 		}
 	}
-	return cut.Head(string(prefix), maxCell, total)
+	return text.Head(string(prefix), maxCell, total)
 }
 
 // cutCell is a value already cut to the limits as it was read: Cell keeps
@@ -342,7 +342,7 @@ func (a pgArrayText) Cell(maxText int) any {
 	p := arrayParser{s: a.s[:maxText], elem: a.elem, partial: true}
 	v, _ := p.array()
 	if !ok || v == nil {
-		return cut.Text(a.s, maxText)
+		return text.Inline(a.s, maxText)
 	}
 	out := source.FitArray(v, maxText)
 	return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), n))

@@ -16,9 +16,13 @@ const (
 // verdictCache remembers, for one catalog, the statements the guard
 // accepted and the text it wrapped each in, keyed by the exact text and row
 // limit: a verdict is reused only for the very text it was computed for,
-// under the very catalog (functions, types, server version, allowances) it
-// was computed with. Refusals are not kept. The zero value is ready; it is
-// safe for concurrent use.
+// under the very catalog (functions, types, server version, search path,
+// allowances) it was computed with. The server settings that decide how
+// the text is read (standard_conforming_strings, the encodings) are the
+// same for every call, since a connection that reports others is refused
+// before its statement is judged (pgLexesAsGuard), so they need no place
+// in the key; a reloaded catalog starts a new cache. Refusals are not
+// kept. The zero value is ready; it is safe for concurrent use.
 type verdictCache struct {
 	mu    sync.Mutex
 	m     map[verdictKey]pgStatement

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // rowCutter sits between the PostgreSQL connection and pgx's protocol
@@ -247,7 +247,7 @@ func (r *cutRow) feed(b []byte) {
 
 // feedFields takes the next bytes of an error's or notice's fields,
 // keeping the first cellLimit bytes of each text and rowLimit in all; a
-// text cut short ends with the marker every cut text carries (cut.Marker).
+// text cut short ends with the marker every cut text carries (text.Marker).
 func (r *cutRow) feedFields(b []byte) {
 	for _, c := range b {
 		switch {
@@ -257,7 +257,7 @@ func (r *cutRow) feedFields(b []byte) {
 		case c == 0:
 			if r.vread > r.keep {
 				r.body = dropSplitRune(r.body, r.vlen)
-				r.body = append(r.body, cut.Marker(r.vread)...)
+				r.body = append(r.body, text.Marker(r.vread)...)
 			}
 			r.body = append(r.body, 0)
 			r.inValue = false

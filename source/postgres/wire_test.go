@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sqlmcp/sqlmcp/internal/cut"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // pgMessage frames body as a protocol message of type typ.
@@ -124,13 +124,35 @@ func TestSplitCut(t *testing.T) {
 // TestCutKeepsRunesWhole: a value or an error field cut inside a
 // multi-byte character loses that character, not half of it.
 func TestCutKeepsRunesWhole(t *testing.T) {
-	if got := cut.Head("aé", 2, 3); got != "a…[cut: 3 bytes in all]" {
+	if got := text.Head("aé", 2, 3); got != "a…[cut: 3 bytes in all]" {
 		t.Errorf("cut.Head = %q", got)
 	}
-	if got := cut.Head("ab\xc3", 9, 30); got != "ab…[cut: 30 bytes in all]" {
+	if got := text.Head("ab\xc3", 9, 30); got != "ab…[cut: 30 bytes in all]" {
 		t.Errorf("cut.Head of a prefix read cut = %q", got)
 	}
 	if got := dropSplitRune([]byte("Mxé\xc3"), 1); string(got) != "Mxé" {
 		t.Errorf("dropSplitRune = %q", got)
+	}
+}
+
+func TestIdentAt(t *testing.T) {
+	for _, tt := range []struct {
+		sql  string
+		pos  int
+		want string
+	}{
+		{"SELECT mail FROM customers", 8, "mail"},
+		{"SELECT * FROM Public.Customer", 15, "public.customer"},
+		{`SELECT * FROM "My ""T"".x".y WHERE 1`, 15, `My "T".x.y`},
+		{"SELECT c.mail FROM customers c", 8, "c.mail"},
+		{"SELECT é FROM t", 8, "é"},
+		{"SELECT ‹x› FROM customer", 17, "customer"},
+		{"SELECT 1", 8, ""},
+		{"SELECT 1", 0, ""},
+		{"SELECT 1", 99, ""},
+	} {
+		if got := identAt(tt.sql, tt.pos); got != tt.want {
+			t.Errorf("identAt(%q, %d) = %q, want %q", tt.sql, tt.pos, got, tt.want)
+		}
 	}
 }

@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -21,7 +23,7 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 	tables := make([]source.TableDef, len(rows))
 	byName := make(map[string]*source.TableDef, len(rows))
 	for i, row := range rows {
-		tables[i] = source.TableDef{Name: str(row[0]), Kind: str(row[1]), OnPath: true,
+		tables[i] = source.TableDef{Name: source.CellText(row[0]), Kind: source.CellText(row[1]), OnPath: true,
 			Columns: []source.ColumnDef{}, ForeignKeys: []source.KeyDef{}, Indexes: []source.IndexDef{}}
 	}
 	sort.Slice(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
@@ -51,21 +53,37 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 				return nil, fmt.Errorf("listing the columns of %s: %w", t.Name, err)
 			}
 			t.Broken = err.Error()
+			if ee := new(source.EngineError); errors.As(err, &ee) {
+				t.Broken = ee.Message
+			}
 			continue
 		}
 		rows = append(rows, cols...)
 	}
 	for _, row := range rows {
-		t := byName[str(row[0])]
-		if t == nil || num(row[6]) == 1 { // 1: a virtual table's hidden column
+		t := byName[source.CellText(row[0])]
+		if t == nil || source.CellInt(row[6]) == 1 { // 1: a virtual table's hidden column
 			continue
 		}
-		col := source.ColumnDef{Name: str(row[1]), Type: str(row[2]), Nullable: num(row[3]) == 0, PrimaryKey: int(num(row[5]))}
+		col := source.ColumnDef{Name: source.CellText(row[1]), Type: source.CellText(row[2]), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5]))}
 		if row[4] != nil {
-			d := str(row[4])
+			d := source.CellText(row[4])
 			col.Default = &d
 		}
 		t.Columns = append(t.Columns, col)
+	}
+	for i := range tables {
+		// An INTEGER PRIMARY KEY is the rowid: never NULL, whatever the
+		// column says (a table WITHOUT ROWID keeps its key NOT NULL too).
+		t := &tables[i]
+		if t.Kind != "table" || keyColumns(t.Columns) != 1 {
+			continue
+		}
+		for j := range t.Columns {
+			if c := &t.Columns[j]; c.PrimaryKey == 1 && strings.EqualFold(c.Type, "INTEGER") {
+				c.Nullable = false
+			}
+		}
 	}
 
 	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
@@ -77,16 +95,16 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 	var fk *source.KeyDef
 	lastID := int64(-1)
 	for i, row := range rows {
-		t := byName[str(row[0])]
+		t := byName[source.CellText(row[0])]
 		if t == nil {
 			continue
 		}
-		if id := num(row[1]); fk == nil || id != lastID || str(rows[i-1][0]) != t.Name {
-			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefName: str(row[2])})
+		if id := source.CellInt(row[1]); fk == nil || id != lastID || source.CellText(rows[i-1][0]) != t.Name {
+			t.ForeignKeys = append(t.ForeignKeys, source.KeyDef{RefName: source.CellText(row[2])})
 			fk, lastID = &t.ForeignKeys[len(t.ForeignKeys)-1], id
 		}
-		fk.Columns = append(fk.Columns, str(row[3]))
-		fk.RefColumns = append(fk.RefColumns, str(row[4])) // "" means the referenced primary key
+		fk.Columns = append(fk.Columns, source.CellText(row[3]))
+		fk.RefColumns = append(fk.RefColumns, source.CellText(row[4])) // "" means the referenced primary key
 	}
 	for i := range tables {
 		for j := range tables[i].ForeignKeys {
@@ -110,16 +128,16 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 		return nil, fmt.Errorf("listing indexes: %w", err)
 	}
 	for _, row := range rows {
-		t := byName[str(row[0])]
+		t := byName[source.CellText(row[0])]
 		if t == nil {
 			continue
 		}
-		name := str(row[1])
+		name := source.CellText(row[1])
 		if n := len(t.Indexes); n == 0 || t.Indexes[n-1].Name != name {
-			t.Indexes = append(t.Indexes, source.IndexDef{Name: name, Unique: num(row[2]) == 1})
+			t.Indexes = append(t.Indexes, source.IndexDef{Name: name, Unique: source.CellInt(row[2]) == 1})
 		}
 		ix := &t.Indexes[len(t.Indexes)-1]
-		col := str(row[3])
+		col := source.CellText(row[3])
 		if row[3] == nil {
 			col = "<expression>"
 		}
@@ -139,43 +157,19 @@ func primaryKeyColumn(t *source.TableDef, i int) string {
 	return ""
 }
 
-func str(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-func num(v any) int64 {
-	n, _ := v.(int64)
-	return n
-}
-
 // Values is SQLite's SQL for the value tools: the statements SQLite and
-// PostgreSQL share, and no statistics.
-func (b *backend) Values() source.ValueSQL { return values{} }
-
-type values struct{}
-
-// Sample reads the first scan non-NULL values: SQLite has no sampling
-// cheaper than a scan.
-func (values) Sample(t source.TableRef, col string, scan int) []string {
-	return []string{source.SampleSQL(quote(t.Name), quote(col), scan)}
+// PostgreSQL share, and no statistics (nor sampling cheaper than a scan).
+func (b *backend) Values() source.ValueSQL {
+	return source.SharedValues{Table: func(t source.TableRef) string { return quote(t.Name) }, Quote: quote}
 }
 
-func (values) Distinct(t source.TableRef, col string, filter bool, limit int) string {
-	return source.DistinctSQL(quote(t.Name), quote(col), filter, limit)
-}
-
-func (values) CountDistinct(t source.TableRef, col string, filter bool, scan int) string {
-	return source.CountDistinctSQL(quote(t.Name), quote(col), filter, scan)
-}
-
-func (values) Stats(context.Context, source.Reader, source.TableRef, string) (source.ColumnStats, bool, error) {
-	return source.ColumnStats{}, false, nil
+// keyColumns counts the columns of cols in the primary key.
+func keyColumns(cols []source.ColumnDef) int {
+	n := 0
+	for _, c := range cols {
+		if c.PrimaryKey > 0 {
+			n++
+		}
+	}
+	return n
 }

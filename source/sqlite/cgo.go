@@ -292,7 +292,6 @@ static int bind_blob(sqlite3_stmt *st, int i, const void *p, int n) {
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -449,7 +448,33 @@ func limitError(code sqlite3.ErrNo, msg string) error {
 		return fmt.Errorf("%s: no value may be longer than %d bytes on this server; "+
 			"select a part of it with substr() or its size with length(), or aggregate fewer rows", msg, sqliteMaxValueBytes)
 	}
-	return errors.New(msg)
+	return classify(msg)
+}
+
+// sqliteStates are the errors SQLite words alike whatever its build (its
+// messages are not translated), given the SQLSTATE PostgreSQL uses for
+// the same, so callers tell them apart by code. The name the message
+// ends with, after the prefix, is what it is about.
+var sqliteStates = []struct{ prefix, code string }{
+	{"no such table: ", source.UndefinedTable},
+	{"no such column: ", source.UndefinedColumn},
+	{"no such function: ", source.UndefinedFunction},
+}
+
+// classify turns SQLite's message into an *source.EngineError with the
+// code sqliteStates, or a syntax error's, gives it.
+func classify(msg string) error {
+	e := &source.EngineError{Message: msg}
+	for _, st := range sqliteStates {
+		if name, ok := strings.CutPrefix(msg, st.prefix); ok {
+			e.Code, e.Name = st.code, name
+			return e
+		}
+	}
+	if strings.HasSuffix(msg, ": syntax error") || msg == "incomplete input" || strings.HasPrefix(msg, "unrecognized token: ") {
+		e.Code = source.SyntaxError
+	}
+	return e
 }
 
 // heapBudget is the memory SQLite may use for the open databases, all

@@ -205,7 +205,11 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 // of engine-wall tests, directly.
 func (c *sqliteConn) prepare(sql string) (*sqlite3.SQLiteStmt, error) {
 	if c.guard != nil {
-		return c.guard.Prepare(sql)
+		st, err := c.guard.Prepare(sql)
+		if err != nil {
+			return nil, err
+		}
+		return st.(*sqlite3.SQLiteStmt), nil
 	}
 	st, err := c.SQLiteConn.Prepare(sql)
 	if err != nil {

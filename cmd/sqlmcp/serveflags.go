@@ -1,0 +1,109 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/source/postgres"
+)
+
+// serve's flags: the flag group that serve defines and ask passes on to
+// the server it starts.
+
+// config is what serve needs, from flags and environment.
+type config struct {
+	dbFlags
+	annotations  string
+	descriptions string
+	schemas      string
+	requireRO    bool
+	allowExt     string // comma-separated
+	allowFunc    string // comma-separated schema.name
+	limits       sqlmcp.Limits
+	logLevel     string
+
+	// maxConcurrency is how many tool calls reach the database at once;
+	// zero for no limit beyond the connection pool.
+	maxConcurrency int
+
+	// PostgreSQL's own budgets for every call, as PostgreSQL writes sizes.
+	pgWorkMem, pgTempFileLimit string
+
+	// HTTP; http == "" serves stdio and leaves the rest unused.
+	http           string // host:port
+	insecureNoAuth bool
+	authTokenFile  string
+	authTokens     string // comma-separated
+	allowedOrigins string // comma-separated
+	allowedHosts   string // comma-separated
+	tlsCert        string
+	tlsKey         string
+	maxBodyBytes   int64
+	shutdownGrace  time.Duration
+
+	// Worked out by parseServe from the above.
+	tokens    []string // the accepted bearer tokens
+	origins   []string // --allowed-origins, normalized
+	hosts     []string // --allowed-hosts, lowercased
+	httpNotes []string // HTTP settings given without --http, to warn about
+}
+
+// newFlags defines serve's flags on cfg, with their defaults.
+func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	cfg.dbFlags.define(fs, "the database")
+	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
+	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
+	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL: the schemas to show, comma-separated (SQLMCP_SCHEMA; default: all but the system ones)")
+	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
+	fs.StringVar(&cfg.allowExt, "allow-extension", "", "PostgreSQL: extensions, comma-separated, whose non-volatile functions queries may call beyond the vetted ones; never those that run SQL text (SQLMCP_ALLOW_EXTENSION)")
+	fs.StringVar(&cfg.allowFunc, "allow-function", "", "PostgreSQL: functions defined in the database, as schema.name, comma-separated, that queries may call; never those that run SQL text (SQLMCP_ALLOW_FUNCTION)")
+	fs.DurationVar(&cfg.limits.Timeout, "timeout", 15*time.Second, "stop any query after this long, inside the engine (SQLMCP_TIMEOUT)")
+	fs.IntVar(&cfg.limits.MaxRows, "max-rows", 100, "rows a query returns unless the caller asks for fewer or more (SQLMCP_MAX_ROWS)")
+	fs.IntVar(&cfg.limits.MaxRowsLimit, "max-rows-limit", 1000, "the most rows a caller may ask for (SQLMCP_MAX_ROWS_LIMIT)")
+	fs.IntVar(&cfg.limits.MaxBytes, "max-bytes", 256<<10, "the most bytes of rows a result holds, as JSON (SQLMCP_MAX_BYTES)")
+	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
+	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
+	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", postgres.DefaultWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
+	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", postgres.DefaultTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
+	fs.StringVar(&cfg.http, "http", "", "serve MCP over streamable HTTP at /mcp on this host:port, usually 127.0.0.1:8080, instead of stdio (SQLMCP_HTTP)")
+	fs.StringVar(&cfg.authTokenFile, "auth-token-file", "", "HTTP: a file of bearer tokens clients must send, one per line; blank lines and # comments are skipped (SQLMCP_AUTH_TOKEN_FILE)")
+	fs.StringVar(&cfg.authTokens, "auth-tokens", "", "HTTP: bearer tokens, comma-separated; prefer the environment variable or --auth-token-file, since a flag's value shows in ps (SQLMCP_AUTH_TOKENS)")
+	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "HTTP: serve a non-loopback address without tokens, because something in front authenticates (SQLMCP_INSECURE_NO_AUTH)")
+	fs.StringVar(&cfg.allowedOrigins, "allowed-origins", "", "HTTP: browser origins allowed besides this server's own, comma-separated, e.g. https://app.example.com (SQLMCP_ALLOWED_ORIGINS)")
+	fs.StringVar(&cfg.allowedHosts, "allowed-hosts", "", "HTTP: Host header names allowed besides loopback and the bind address, comma-separated, name or name:port; * allows any (SQLMCP_ALLOWED_HOSTS)")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "HTTP: serve HTTPS with this PEM certificate chain; needs --tls-key (SQLMCP_TLS_CERT)")
+	fs.StringVar(&cfg.tlsKey, "tls-key", "", "HTTP: the PEM private key of --tls-cert (SQLMCP_TLS_KEY)")
+	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", 1<<20, "HTTP: the largest request body; larger gets 413 (SQLMCP_MAX_BODY_BYTES)")
+	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "HTTP: on SIGTERM or SIGINT, how long calls in flight may finish before they are cancelled (SQLMCP_SHUTDOWN_GRACE)")
+	return fs
+}
+
+// check says what is wrong with serve's settings, before anything starts.
+func (cfg *config) check() error {
+	if err := cfg.dbFlags.check(" (or set SQLMCP_DB), or --demo for the bundled demo"); err != nil {
+		return err
+	}
+	l := cfg.limits
+	switch {
+	case l.Timeout <= 0:
+		return usagef("--timeout must be positive, not %s", l.Timeout)
+	case l.MaxRows <= 0 || l.MaxRowsLimit <= 0 || l.MaxBytes <= 0 || l.MaxCellBytes <= 0:
+		return usagef("--max-rows, --max-rows-limit, --max-bytes and --max-cell-bytes must be positive")
+	case l.MaxRows > l.MaxRowsLimit:
+		return usagef("--max-rows %d is more than --max-rows-limit %d", l.MaxRows, l.MaxRowsLimit)
+	}
+	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
+		return usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	if cfg.maxConcurrency < 0 {
+		return usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	transport "github.com/sqlmcp/sqlmcp/internal/serve"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// parseHTTP checks the --http settings and works out the tokens and
+// allowlists. Without --http it only notes which HTTP settings were given.
+func parseHTTP(cfg *config) error {
+	if cfg.http == "" {
+		for _, s := range []struct {
+			name string
+			set  bool
+		}{
+			{"--auth-token-file", cfg.authTokenFile != ""}, {"--auth-tokens", cfg.authTokens != ""},
+			{"--insecure-no-auth", cfg.insecureNoAuth}, {"--allowed-origins", cfg.allowedOrigins != ""},
+			{"--allowed-hosts", cfg.allowedHosts != ""}, {"--tls-cert", cfg.tlsCert != ""}, {"--tls-key", cfg.tlsKey != ""},
+		} {
+			if s.set {
+				cfg.httpNotes = append(cfg.httpNotes, s.name)
+			}
+		}
+		return nil
+	}
+	host, port, err := net.SplitHostPort(cfg.http)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+		return usagef("--http %q is not host:port; 127.0.0.1:8080 serves this machine only", cfg.http)
+	}
+	switch {
+	case (cfg.tlsCert == "") != (cfg.tlsKey == ""):
+		return usagef("give --tls-cert and --tls-key together, or neither")
+	case cfg.maxBodyBytes <= 0:
+		return usagef("--max-body-bytes must be positive, not %d", cfg.maxBodyBytes)
+	case cfg.shutdownGrace < 0:
+		return usagef("--shutdown-grace must not be negative, not %s", cfg.shutdownGrace)
+	}
+	if cfg.tokens, err = loadTokens(cfg.authTokenFile, cfg.authTokens); err != nil {
+		return err
+	}
+	switch {
+	case len(cfg.tokens) > 0 && cfg.insecureNoAuth:
+		return usagef("--insecure-no-auth and bearer tokens contradict each other: drop one")
+	case len(cfg.tokens) == 0 && !cfg.insecureNoAuth && !transport.IsLoopback(host):
+		return usagef("--http %s is reachable from other machines and no bearer token is set: give --auth-token-file or SQLMCP_AUTH_TOKENS, "+
+			"bind 127.0.0.1, or pass --insecure-no-auth if something in front of sqlmcp authenticates", cfg.http)
+	}
+	for _, o := range splitList(cfg.allowedOrigins) {
+		n, ok := transport.ParseOrigin(o)
+		if !ok {
+			return usagef("--allowed-origins: %q is not an origin like https://app.example.com (scheme, host and optional port, no path)", o)
+		}
+		cfg.origins = append(cfg.origins, n)
+	}
+	for _, h := range splitList(cfg.allowedHosts) {
+		n, ok := transport.ParseHost(h)
+		if !ok {
+			return usagef("--allowed-hosts: %q is not a host name, host:port or *", h)
+		}
+		cfg.hosts = append(cfg.hosts, n)
+	}
+	return nil
+}
+
+// loadTokens reads the bearer tokens from file (one per line, blank lines
+// and # comments skipped) and list (comma-separated), refusing short ones
+// and a file that holds none.
+func loadTokens(file, list string) ([]string, error) {
+	var tokens []string
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usagef("reading --auth-token-file: %v", err)
+		}
+		for line := range strings.Lines(string(b)) {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+				tokens = append(tokens, line)
+			}
+		}
+		if len(tokens) == 0 {
+			return nil, usagef("--auth-token-file %s holds no token: write one per line (blank lines and # comments are skipped), e.g. from openssl rand -hex 32", file)
+		}
+	}
+	tokens = append(tokens, splitList(list)...)
+	for _, t := range tokens {
+		if err := transport.CheckToken(t); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	return tokens, nil
+}
+
+// splitList splits a comma-separated setting, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// serveHTTP serves srv over HTTP as cfg says, until ctx ends.
+func serveHTTP(ctx context.Context, cfg *config, db *source.DB, srv *mcp.Server, log zerolog.Logger, start func() *zerolog.Event) error {
+	var tlsConfig *tls.Config
+	if cfg.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		if err != nil {
+			return usagef("loading --tls-cert and --tls-key: %v", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	err := transport.HTTP(ctx, srv, &transport.HTTPOptions{
+		Addr: cfg.http, Tokens: cfg.tokens, Hosts: cfg.hosts, Origins: cfg.origins, TLS: tlsConfig,
+		MaxBodyBytes: cfg.maxBodyBytes, ShutdownGrace: cfg.shutdownGrace,
+		Ready: readiness(db, cfg.maxConcurrency, log), Logger: log, Start: start,
+	})
+	if errors.As(err, new(*net.OpError)) {
+		return usageError{err}
+	}
+	return err
+}
+
+// readiness is /readyz's check: the database answers a guarded SELECT 1,
+// and the statements it did not stop when asked do not hold every turn.
+func readiness(db *source.DB, maxTurns int, log zerolog.Logger) func(context.Context) (string, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := db.Ready(ctx); err != nil {
+			if ue := new(source.UnavailableError); errors.As(err, &ue) {
+				return "", ue
+			}
+			// The reason goes to the log, not to whoever probes.
+			log.Warn().Str("event", "not_ready").Str("error", err.Error()).Send()
+			return "", errors.New("the database did not answer")
+		}
+		left, _ := db.LeftRunning()
+		if left > 0 && maxTurns > 0 && left >= maxTurns {
+			return "", fmt.Errorf("every turn is held by %d queries the database did not stop", left)
+		}
+		if left > 0 {
+			return fmt.Sprintf("%d queries the database did not stop are still running", left), nil
+		}
+		return "", nil
+	}
+}
+
+// serveStdio serves srv on stdin and stdout. A client that hangs up at
+// once still gets every reply: a call may wait the timeout for its turn,
+// then run for the timeout.
+func serveStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io.Writer, timeout time.Duration) error {
+	return transport.Stdio(ctx, srv, stdin, stdout, 2*timeout+5*time.Second)
+}

@@ -1,0 +1,119 @@
+package serve_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
+	"github.com/sqlmcp/sqlmcp/internal/serve"
+)
+
+const select1 = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 1"}}}` + "\n"
+
+// cpuTime is the CPU this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkStdioSelect1 sends run_query SELECT 1 as raw JSON-RPC lines
+// over OS pipes, one at a time, and reads each reply: sqlmcp's stdio
+// connection beside the SDK's IOTransport on the same server. cpu-us/op
+// is the whole process's CPU (the few microseconds of the client's
+// loop included).
+func BenchmarkStdioSelect1(b *testing.B) {
+	sdk := func(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, _ time.Duration) error {
+		return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	}
+	for _, bc := range []struct {
+		name  string
+		serve func(context.Context, *mcp.Server, io.Reader, io.Writer, time.Duration) error
+	}{{"transport=sqlmcp", serve.Stdio}, {"transport=sdk", sdk}} {
+		b.Run(bc.name, func(b *testing.B) {
+			srv := newServer(b, dbtest.SQLite(b, nil), &mcptest.Log{}, 0)
+			toServer, in := pipe(b)
+			out, fromServer := pipe(b)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go bc.serve(ctx, srv, toServer, fromServer, time.Second)
+			r := bufio.NewReaderSize(out, 1<<16)
+			roundTrip := func(line string) {
+				if _, err := io.WriteString(in, line); err != nil {
+					b.Fatal(err)
+				}
+				reply, err := r.ReadSlice('\n')
+				if err != nil || !bytes.Contains(reply, []byte(`"result"`)) || bytes.Contains(reply, []byte(`"isError":true`)) {
+					b.Fatalf("%v: %s", err, reply)
+				}
+			}
+			roundTrip(strings.SplitAfter(initializeLine, "\n")[0])
+			io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[1])
+			b.ReportAllocs()
+			cpu := cpuTime()
+			i := 0
+			for b.Loop() {
+				i++
+				roundTrip(fmt.Sprintf(select1, i))
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-us/op")
+		})
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// BenchmarkHTTPSelect1 posts run_query SELECT 1 as a plain 2025-06-18
+// client does, over loopback, from eight goroutines at once.
+func BenchmarkHTTPSelect1(b *testing.B) {
+	s := startHTTP(b, dbtest.SQLite(b, nil), serve.HTTPOptions{}, 0)
+	tr := &http.Transport{MaxIdleConnsPerHost: 16}
+	b.Cleanup(tr.CloseIdleConnections)
+	hc := &http.Client{Transport: tr}
+	body := fmt.Sprintf(select1, 1)
+	post := func() error {
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		reply, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(reply, []byte(`"result"`)) {
+			return fmt.Errorf("%s %v: %s", resp.Status, err, reply)
+		}
+		return nil
+	}
+	if err := post(); err != nil {
+		b.Fatal(err)
+	}
+	b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0)))
+	b.ReportAllocs()
+	cpu := cpuTime()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := post(); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-us/op")
+}

@@ -1,0 +1,577 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	stdlog "log"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+)
+
+// HTTP timeouts that are not worth an option.
+const (
+	readHeaderTimeout = 10 * time.Second  // slow-header clients are dropped
+	readBodyTimeout   = 30 * time.Second  // and so are slow-body ones
+	idleTimeout       = 120 * time.Second // keep-alive connections between requests
+	cancelWait        = 5 * time.Second   // after the grace, for cancelled calls to answer
+)
+
+// DefaultMaxBodyBytes is the largest request body HTTP reads when
+// HTTPOptions.MaxBodyBytes is zero.
+const DefaultMaxBodyBytes = 1 << 20
+
+// HTTPOptions configure HTTP. The zero value serves 127.0.0.1:8080 without
+// tokens, TLS or a readiness check.
+type HTTPOptions struct {
+	// Addr is the host:port to listen on. Default "127.0.0.1:8080".
+	Addr string
+	// Tokens are the bearer tokens /mcp accepts (each checked by
+	// CheckToken); none means no authentication.
+	Tokens []string
+	// Hosts are Host header values allowed besides loopback and the bind
+	// address: a name (any port), name:port, or "*" for any.
+	Hosts []string
+	// Origins are browser origins allowed besides this server's own, as
+	// ParseOrigin reads them.
+	Origins []string
+	// TLS, when set, serves HTTPS with it.
+	TLS *tls.Config
+	// MaxBodyBytes bounds a request body (413 beyond). Zero means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// ShutdownGrace is how long calls in flight may finish once ctx ends,
+	// before they are cancelled. Zero cancels them at once.
+	ShutdownGrace time.Duration
+	// Ready answers /readyz: an error makes it 503 with the error's text;
+	// a non-empty note is said after "ok: ". Nil means always ready.
+	Ready func(ctx context.Context) (note string, err error)
+	// Logger receives the start and stop events, one access-log event per
+	// request and net/http's complaints. Default: no logs.
+	Logger zerolog.Logger
+	// Start returns the start event, to which HTTP adds where it listens
+	// and how, then sends. Nil means an info event "start".
+	Start func() *zerolog.Event
+}
+
+// token is a bearer token as HTTP keeps it: its SHA-256 digest, never the
+// text.
+type token struct {
+	digest      [sha256.Size]byte
+	fingerprint string
+}
+
+func newToken(s string) token {
+	return token{digest: sha256.Sum256([]byte(s)), fingerprint: Fingerprint(s)}
+}
+
+// httpServer serves one shared *mcp.Server over streamable HTTP.
+type httpServer struct {
+	log      zerolog.Logger
+	tokens   []token
+	allow    *allowlist
+	maxBody  int64
+	ready    func(context.Context) (string, error)
+	inflight sync.WaitGroup // requests being served, for shutdown
+}
+
+// requestKey is the context key of a request's *requestInfo.
+type requestKey struct{}
+
+// requestInfo is what the layers of one HTTP request learn for its access
+// log. The MCP middleware sets method and tool from the handler's
+// goroutine, hence the mutex.
+type requestInfo struct {
+	auth        string // "missing" or "invalid" when refused
+	fingerprint string // of the accepted token
+
+	mu        sync.Mutex
+	mcpMethod string
+	tool      string
+	gone      bool                 // the client left or shutdown cancelled the request
+	cancels   []context.CancelFunc // of the MCP calls serving it
+}
+
+// tie cancels an MCP call's context when the HTTP request ends (at once if
+// it has).
+func (i *requestInfo) tie(cancel context.CancelFunc) {
+	i.mu.Lock()
+	gone := i.gone
+	if !gone {
+		i.cancels = append(i.cancels, cancel)
+	}
+	i.mu.Unlock()
+	if gone {
+		cancel()
+	}
+}
+
+// end cancels the calls tied to the request.
+func (i *requestInfo) end() {
+	i.mu.Lock()
+	i.gone = true
+	cancels := i.cancels
+	i.cancels = nil
+	i.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
+}
+
+// HTTP serves srv at /mcp, with /healthz and /readyz beside it, on
+// opts.Addr until ctx ends; then it shuts down gracefully: no new
+// connections, calls in flight get opts.ShutdownGrace to finish, then are
+// cancelled (stopping their queries). It returns nil after a shutdown, an
+// error wrapping a *net.OpError when it cannot listen, and an error for a
+// token, host or origin that is not valid.
+//
+// Every request is served statelessly by srv, so any protocol revision
+// works and replicas behind a load balancer need no sticky sessions. HTTP
+// adds a receiving middleware to srv: serve one server once.
+func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
+	if opts == nil {
+		opts = &HTTPOptions{}
+	}
+	addr := opts.Addr
+	if addr == "" {
+		addr = "127.0.0.1:8080"
+	}
+	s := &httpServer{log: opts.Logger, maxBody: opts.MaxBodyBytes, ready: opts.Ready}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBodyBytes
+	}
+	for _, t := range opts.Tokens {
+		if err := CheckToken(t); err != nil {
+			return err
+		}
+		if tk := newToken(t); !containsToken(s.tokens, tk) {
+			s.tokens = append(s.tokens, tk)
+		}
+	}
+	var hosts, origins []string
+	for _, h := range opts.Hosts {
+		n, ok := ParseHost(h)
+		if !ok {
+			return fmt.Errorf("%q is not a host name, host:port or *", h)
+		}
+		hosts = append(hosts, n)
+	}
+	for _, o := range opts.Origins {
+		n, ok := ParseOrigin(o)
+		if !ok {
+			return fmt.Errorf("%q is not an origin like https://app.example.com", o)
+		}
+		origins = append(origins, n)
+	}
+
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	bindHost, _, _ := net.SplitHostPort(addr)
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	s.allow = newAllowlist(bindHost, port, opts.TLS != nil, hosts, origins)
+	srv.AddReceivingMiddleware(s.mcpMiddleware)
+
+	sdkLog := s.log
+	if sdkLog.GetLevel() < zerolog.WarnLevel {
+		sdkLog = sdkLog.Level(zerolog.WarnLevel)
+	}
+	// The SDK's own localhost protection is off because s.protect checks
+	// Host (and Origin) against a list that agrees with it by default and
+	// that opts.Hosts can extend.
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          s.maxBody,
+		DisableLocalhostProtection:   true,
+		Logger:                       slog.New(zerolog.NewSlogHandler(sdkLog)),
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(mcpHandler))))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+
+	// Requests live in baseCtx, not ctx: ctx ending starts the shutdown,
+	// and baseCtx is cancelled only when the grace is over.
+	baseCtx, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
+	hs := &http.Server{
+		Handler:           s.accessLog(mux),
+		TLSConfig:         opts.TLS,
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		BaseContext:       func(net.Listener) context.Context { return baseCtx },
+		ErrorLog:          stdlog.New(serverErrors{s.log}, "", 0),
+	}
+
+	start := opts.Start
+	if start == nil {
+		start = func() *zerolog.Event { return s.log.Info().Str("event", "start") }
+	}
+	scheme := "http"
+	if opts.TLS != nil {
+		scheme = "https"
+	}
+	// The address as the operator wrote it, with the port chosen: for
+	// 0.0.0.0 the listener says [::], which is not what was asked for.
+	shown := net.JoinHostPort(bindHost, port)
+	if bindHost == "" {
+		shown = net.JoinHostPort("0.0.0.0", port)
+	}
+	allowedHosts, allowedOrigins := s.allow.sorted()
+	fingerprints := make([]string, len(s.tokens))
+	for i, t := range s.tokens {
+		fingerprints[i] = t.fingerprint
+	}
+	start().Str("transport", "http").Str("address", shown).Str("url", scheme+"://"+shown+"/mcp").
+		Bool("auth", len(s.tokens) > 0).Int("tokens", len(s.tokens)).Strs("token_fingerprints", fingerprints).
+		Bool("tls", opts.TLS != nil).Strs("allowed_hosts", allowedHosts).Strs("allowed_origins", allowedOrigins).
+		Int64("max_body_bytes", s.maxBody).Float64("shutdown_grace_ms", ms(opts.ShutdownGrace)).Send()
+	if len(s.tokens) == 0 && !IsLoopback(bindHost) {
+		s.log.Warn().Str("event", "insecure_no_auth").Str("address", shown).
+			Msg("INSECURE: serving a non-loopback address WITHOUT AUTHENTICATION: anyone who can reach it can read the database")
+	}
+
+	errc := make(chan error, 1)
+	go func() {
+		if opts.TLS != nil {
+			errc <- hs.ServeTLS(ln, "", "")
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+
+	s.log.Info().Str("event", "stopping").Float64("grace_ms", ms(opts.ShutdownGrace)).Send()
+	graceCtx, cancel := context.WithTimeout(context.Background(), opts.ShutdownGrace)
+	err = hs.Shutdown(graceCtx)
+	cancel()
+	if err != nil {
+		// The grace is over: cancel the calls still running, which stops
+		// their queries inside the engine, and let them answer.
+		s.log.Warn().Str("event", "cancel_in_flight").Msg("the shutdown grace is over: cancelling the calls still running")
+		cancelBase()
+		done := make(chan struct{})
+		go func() { s.inflight.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(cancelWait):
+			s.log.Warn().Str("event", "cancel_in_flight").Msg("calls still running after cancellation; closing their connections")
+		}
+		hs.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving HTTP: %w", err)
+	}
+	s.log.Info().Str("event", "stop").Send()
+	return nil
+}
+
+func containsToken(ts []token, t token) bool {
+	for _, u := range ts {
+		if u.digest == t.digest {
+			return true
+		}
+	}
+	return false
+}
+
+// accessLog logs one event per request, after it, and counts the requests
+// in flight.
+func (s *httpServer) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.inflight.Add(1)
+		defer s.inflight.Done()
+		start := time.Now()
+		info := &requestInfo{}
+		// No goroutine per request: the callback runs only if the request
+		// ends before its handler returns.
+		stop := context.AfterFunc(r.Context(), info.end)
+		defer stop()
+		rec := &recorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestKey{}, info)))
+
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		e := s.log.Info()
+		switch {
+		case status >= 500:
+			e = s.log.Warn()
+		case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
+			e = s.log.Debug() // probes every few seconds would drown the rest
+		}
+		e = e.Str("event", "http").Str("method", r.Method).Str("path", cut(r.URL.Path, 100)).
+			Int("status", status).Float64("duration_ms", ms(time.Since(start))).Int64("bytes", rec.bytes).
+			Str("remote", r.RemoteAddr)
+		info.mu.Lock()
+		if info.mcpMethod != "" {
+			e = e.Str("mcp_method", info.mcpMethod)
+		}
+		if info.tool != "" {
+			e = e.Str("tool", info.tool)
+		}
+		info.mu.Unlock()
+		if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+			e = e.Str("protocol", cut(v, 20))
+		}
+		if info.fingerprint != "" {
+			e = e.Str("token_fingerprint", info.fingerprint)
+		}
+		if info.auth != "" {
+			e = e.Str("auth", info.auth)
+		}
+		e.Send()
+	})
+}
+
+// protect answers only requests whose Host is on the allowlist and whose
+// Origin, when there is one (browsers send it; other clients need not), is
+// too: a web page cannot reach /mcp by rebinding a name to this machine.
+// It answers CORS preflights from allowed origins.
+func (s *httpServer) protect(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.allow.hostAllowed(r.Host) {
+			http.Error(w, fmt.Sprintf("forbidden: Host %q is not allowed (see --allowed-hosts)", cut(r.Host, 100)), http.StatusForbidden)
+			return
+		}
+		origin := r.Header.Get("Origin")
+		if origin == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !s.allow.originAllowed(origin) {
+			http.Error(w, fmt.Sprintf("forbidden: Origin %q is not allowed (see --allowed-origins)", cut(origin, 100)), http.StatusForbidden)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			// Browsers send no credentials on a preflight: answer it here.
+			h.Set("Access-Control-Allow-Methods", "POST, GET, DELETE")
+			if rh := r.Header.Get("Access-Control-Request-Headers"); rh != "" {
+				h.Set("Access-Control-Allow-Headers", rh)
+			}
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authenticate lets through requests bearing one of the tokens, compared
+// in constant time over their digests so neither content nor length leaks.
+// With no tokens it lets everything through.
+func (s *httpServer) authenticate(next http.Handler) http.Handler {
+	if len(s.tokens) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info, _ := r.Context().Value(requestKey{}).(*requestInfo)
+		if info == nil {
+			info = &requestInfo{}
+		}
+		scheme, tok, found := strings.Cut(r.Header.Get("Authorization"), " ")
+		tok = strings.TrimSpace(tok)
+		if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+			info.auth = "missing"
+			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlmcp"`)
+			http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		d := sha256.Sum256([]byte(tok))
+		match := -1
+		for i := range s.tokens {
+			if subtle.ConstantTimeCompare(d[:], s.tokens[i].digest[:]) == 1 {
+				match = i
+			}
+		}
+		if match < 0 {
+			info.auth = "invalid"
+			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlmcp", error="invalid_token"`)
+			http.Error(w, "unauthorized: the bearer token is not valid", http.StatusUnauthorized)
+			return
+		}
+		info.fingerprint = s.tokens[match].fingerprint
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readBody reads the whole request body, at most maxBody of it (413
+// beyond) and within readBodyTimeout, before the MCP handler sees it. The
+// read deadline is lifted afterwards: left in place it would cancel the
+// request mid-query.
+func (s *httpServer) readBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		tooLarge := func() {
+			http.Error(w, fmt.Sprintf("request body too large: the limit is %d bytes (--max-body-bytes)", s.maxBody), http.StatusRequestEntityTooLarge)
+		}
+		if r.ContentLength > s.maxBody {
+			tooLarge()
+			return
+		}
+		rc := http.NewResponseController(w)
+		rc.SetReadDeadline(time.Now().Add(readBodyTimeout))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+		rc.SetReadDeadline(time.Time{})
+		if err != nil {
+			if errors.As(err, new(*http.MaxBytesError)) {
+				tooLarge()
+				return
+			}
+			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// mcpMiddleware notes each MCP request's method and tool for the access
+// log, and ties the handler to its HTTP request: when the client leaves
+// (or shutdown cancels the request), the call is cancelled and so is its
+// query. The SDK does this itself only for 2026-07-28 requests
+// (PropagateRequestCancellation); older revisions, served statelessly,
+// have nobody left to answer either.
+func (s *httpServer) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		info, ok := ctx.Value(requestKey{}).(*requestInfo)
+		if !ok {
+			return next(ctx, method, req)
+		}
+		var tool string
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+			tool = call.Params.Name
+		}
+		info.mu.Lock()
+		if info.mcpMethod == "" {
+			info.mcpMethod, info.tool = method, tool
+		}
+		info.mu.Unlock()
+		e := s.log.Debug().Str("event", "mcp_request").Str("mcp_method", method)
+		if tool != "" {
+			e = e.Str("tool", tool)
+		}
+		e.Send()
+
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		info.tie(cancel)
+		return next(ctx, method, req)
+	}
+}
+
+// healthz says the process is up.
+func (s *httpServer) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, "ok\n")
+}
+
+// readyWait bounds a readiness check.
+const readyWait = time.Second
+
+// readyz says whether the readiness function is content, within a second.
+func (s *httpServer) readyz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	var note string
+	if s.ready != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), readyWait)
+		defer cancel()
+		var err error
+		if note, err = s.ready(ctx); err != nil {
+			s.log.Warn().Str("event", "not_ready").Str("error", err.Error()).Send()
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if note != "" {
+		fmt.Fprintf(w, "ok: %s\n", note)
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+// recorder notes a response's status and size for the access log.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Flush sends what is buffered: server-sent events need it.
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// serverErrors turns net/http's own complaints into log events, keeping
+// stderr JSON.
+type serverErrors struct{ log zerolog.Logger }
+
+func (e serverErrors) Write(p []byte) (int, error) {
+	msg := strings.TrimSpace(string(p))
+	ev := e.log.Warn()
+	if strings.HasPrefix(msg, "http: TLS handshake error") {
+		ev = e.log.Debug() // scanners and health checkers that speak plain TCP
+	}
+	ev.Str("event", "http_server").Msg(msg)
+	return len(p), nil
+}
+
+// IsLoopback reports whether a listening host stays on this machine.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}

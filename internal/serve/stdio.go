@@ -1,0 +1,414 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Stdio serves srv on in and out, one JSON-RPC message (or batch) a line,
+// until ctx ends or in does. A client may write its requests and close its
+// end at once (a shell pipeline, a script): at the end of in, Stdio first
+// waits for the replies to every request it read, for up to drain, or
+// until ctx ends. It returns nil when in ends or ctx does, and the error
+// of a failed write otherwise.
+//
+// Messages are read and written by sqlmcp's own connection rather than
+// the SDK's IOTransport: it decodes each line once, with the standard
+// library, and writes replies from pooled buffers without re-encoding the
+// result the SDK already marshalled (see UPSTREAM.md).
+func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, drain time.Duration) error {
+	err := srv.Run(ctx, &stdioTransport{in: in, out: out, drain: drain})
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// stdioTransport is an mcp.Transport over a pair of streams.
+type stdioTransport struct {
+	in    io.Reader
+	out   io.Writer
+	drain time.Duration
+}
+
+// Connect starts the connection's one reader goroutine.
+func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &stdioConn{
+		out:      t.out,
+		drain:    t.drain,
+		incoming: make(chan incoming),
+		closed:   make(chan struct{}),
+		answered: make(chan struct{}),
+	}
+	go c.readLoop(t.in)
+	return c, nil
+}
+
+// incoming is one message read, or the error that ended the input.
+type incoming struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// stdioConn is one session's connection. Read is called by one goroutine,
+// Write by many, Close by any.
+type stdioConn struct {
+	out      io.Writer
+	drain    time.Duration
+	incoming chan incoming
+	closed   chan struct{}
+	once     sync.Once
+
+	wmu sync.Mutex // one message written at a time
+
+	mu       sync.Mutex
+	pending  int           // requests delivered, not yet answered
+	answered chan struct{} // closed, and replaced, when pending falls
+	batches  map[jsonrpc.ID]*batch
+}
+
+// batch collects the replies to a JSON-RPC batch, written as one array
+// when the last arrives.
+type batch struct {
+	replies []*jsonrpc.Response
+	slot    map[jsonrpc.ID]int
+	left    int
+}
+
+func (c *stdioConn) SessionID() string { return "" }
+
+func (c *stdioConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+// Read returns the next message. At the end of the input it waits for the
+// replies to the requests delivered, up to drain, before it says so.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case in := <-c.incoming:
+		if in.err == nil {
+			if req, ok := in.msg.(*jsonrpc.Request); ok && req.IsCall() {
+				c.mu.Lock()
+				c.pending++
+				c.mu.Unlock()
+			}
+			return in.msg, nil
+		}
+		if errors.Is(in.err, io.EOF) {
+			c.waitAnswered(ctx)
+		}
+		return nil, in.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// waitAnswered waits until every request delivered has its reply, drain
+// has passed, ctx has ended or the connection has closed.
+func (c *stdioConn) waitAnswered(ctx context.Context) {
+	timer := time.NewTimer(c.drain)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		pending, answered := c.pending, c.answered
+		c.mu.Unlock()
+		if pending <= 0 {
+			return
+		}
+		select {
+		case <-answered:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-c.closed:
+			return
+		}
+	}
+}
+
+// Write writes one message as a line, or holds a reply back until the rest
+// of its batch is ready.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	resp, isReply := msg.(*jsonrpc.Response)
+	if isReply {
+		c.mu.Lock()
+		c.pending--
+		close(c.answered)
+		c.answered = make(chan struct{})
+		var done []*jsonrpc.Response
+		held := false
+		if b := c.batches[resp.ID]; b != nil {
+			held = true
+			b.replies[b.slot[resp.ID]] = resp
+			delete(c.batches, resp.ID)
+			if b.left--; b.left == 0 {
+				done = b.replies
+			}
+		}
+		c.mu.Unlock()
+		if held {
+			if done == nil {
+				return nil
+			}
+			return c.writeBatch(done)
+		}
+	}
+	return c.writeLine(msg)
+}
+
+// writeLine writes msg as one line.
+func (c *stdioConn) writeLine(msg jsonrpc.Message) error {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := encode(buf, msg); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(buf.Bytes())
+	return err
+}
+
+func (c *stdioConn) writeBatch(replies []*jsonrpc.Response) error {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	buf.WriteByte('[')
+	for i, r := range replies {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := encode(buf, r); err != nil {
+			return err
+		}
+	}
+	buf.WriteString("]\n")
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(buf.Bytes())
+	return err
+}
+
+// encode appends msg's JSON to buf. A successful reply is written around
+// the result the SDK has already marshalled, which json.Marshal would
+// scan and copy again; anything else is the SDK's own encoding.
+func encode(buf *bytes.Buffer, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
+		buf.WriteString(`{"jsonrpc":"2.0","id":`)
+		if err := appendID(buf, r.ID); err != nil {
+			return err
+		}
+		buf.WriteString(`,"result":`)
+		buf.Write(r.Result)
+		buf.WriteByte('}')
+		return nil
+	}
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}
+
+func appendID(buf *bytes.Buffer, id jsonrpc.ID) error {
+	switch v := id.Raw().(type) {
+	case int64:
+		buf.Write(strconv.AppendInt(buf.AvailableBuffer(), v, 10))
+	case string:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+	default:
+		buf.WriteString("null")
+	}
+	return nil
+}
+
+// Buffers for writing replies; a buffer grown past maxPooled by a big
+// result is left to the collector rather than kept.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooled = 1 << 20
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > maxPooled {
+		return
+	}
+	b.Reset()
+	buffers.Put(b)
+}
+
+// readLoop reads lines until the input ends or the connection closes,
+// delivering each message to Read. A line that is not JSON-RPC gets an
+// error reply and reading goes on.
+func (c *stdioConn) readLoop(in io.Reader) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	var line []byte
+	for {
+		var err error
+		line, err = readLine(r, line[:0])
+		if len(bytes.TrimSpace(line)) > 0 {
+			msgs, derr := c.decodeLine(line)
+			if derr != nil {
+				c.writeLine(&jsonrpc.Response{Error: derr})
+			}
+			for _, m := range msgs {
+				select {
+				case c.incoming <- incoming{msg: m}:
+				case <-c.closed:
+					return
+				}
+			}
+		}
+		if err != nil {
+			select {
+			case c.incoming <- incoming{err: err}:
+			case <-c.closed:
+			}
+			return
+		}
+	}
+}
+
+// readLine appends the next line of r, without its newline, to line. At
+// the end of the input it returns the last line, if unterminated, with
+// io.EOF.
+func readLine(r *bufio.Reader, line []byte) ([]byte, error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return line, err
+		}
+	}
+}
+
+// envelope is a JSON-RPC message as it arrives: a request, a notification
+// or a reply.
+type envelope struct {
+	Version string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   *jsonrpc.Error  `json:"error"`
+}
+
+// decodeLine decodes one line: a message or a batch of them. A batch's
+// requests are noted so their replies go out together.
+func (c *stdioConn) decodeLine(line []byte) ([]jsonrpc.Message, error) {
+	line = bytes.TrimSpace(line)
+	if line[0] != '[' {
+		m, err := decodeMessage(line)
+		if err != nil {
+			return nil, err
+		}
+		return []jsonrpc.Message{m}, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
+	}
+	if len(raws) == 0 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an empty batch"}
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	b := &batch{slot: map[jsonrpc.ID]int{}}
+	for _, raw := range raws {
+		m, err := decodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+			if _, dup := b.slot[req.ID]; dup {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: id %v twice in a batch", req.ID.Raw())}
+			}
+			b.slot[req.ID] = len(b.replies)
+			b.replies = append(b.replies, nil)
+		}
+		msgs = append(msgs, m)
+	}
+	if len(b.replies) > 0 {
+		b.left = len(b.replies)
+		c.mu.Lock()
+		if c.batches == nil {
+			c.batches = map[jsonrpc.ID]*batch{}
+		}
+		for id := range b.slot {
+			c.batches[id] = b
+		}
+		c.mu.Unlock()
+	}
+	return msgs, nil
+}
+
+// decodeMessage decodes one JSON-RPC message.
+func decodeMessage(raw []byte) (jsonrpc.Message, error) {
+	var e envelope
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
+	}
+	if e.Version != "2.0" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(`invalid request: "jsonrpc" is %q, not "2.0"`, e.Version)}
+	}
+	id, err := decodeID(e.ID)
+	if err != nil {
+		return nil, err
+	}
+	if e.Method != nil {
+		return &jsonrpc.Request{ID: id, Method: *e.Method, Params: e.Params}, nil
+	}
+	r := &jsonrpc.Response{ID: id, Result: e.Result}
+	if e.Error != nil {
+		r.Error = e.Error
+	}
+	return r, nil
+}
+
+// decodeID reads an id as the SDK does: a string, a number (as an
+// integer), or none.
+func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return jsonrpc.ID{}, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the id: " + err.Error()}
+		}
+		return jsonrpc.MakeID(s)
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an id must be a string or a number"}
+	}
+	return jsonrpc.MakeID(f)
+}

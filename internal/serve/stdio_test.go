@@ -1,0 +1,186 @@
+package serve_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
+	"github.com/sqlmcp/sqlmcp/internal/serve"
+)
+
+const initializeLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}` + "\n" +
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+
+// replies reads the JSON-RPC replies in out, by id.
+func replies(t *testing.T, out []byte) map[string]map[string]json.RawMessage {
+	t.Helper()
+	got := map[string]map[string]json.RawMessage{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var msgs []map[string]json.RawMessage
+		line := sc.Bytes()
+		if len(line) > 0 && line[0] == '[' {
+			if err := json.Unmarshal(line, &msgs); err != nil {
+				t.Fatalf("stdout holds a line that is not JSON: %q", line)
+			}
+		} else {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(line, &m); err != nil {
+				t.Fatalf("stdout holds a line that is not JSON: %q", line)
+			}
+			msgs = append(msgs, m)
+		}
+		for _, m := range msgs {
+			got[string(m["id"])] = m
+		}
+	}
+	return got
+}
+
+// A client may write its requests and hang up at once, as a shell
+// pipeline does: every request is still answered, a slow one too.
+func TestStdioAnswersBeforeHangingUp(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	const calls = 20
+	var in strings.Builder
+	in.WriteString(initializeLine)
+	// The slow one counts to two million, row by row.
+	slow := "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) AS n FROM c"
+	for id := 1; id <= calls; id++ {
+		sql := fmt.Sprintf("SELECT %d AS n", id)
+		if id == calls {
+			sql = slow
+		}
+		args, _ := json.Marshal(map[string]any{"name": "run_query", "arguments": map[string]string{"sql": sql}})
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", id, args)
+	}
+	in.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}`) // no newline: the end of input ends it
+
+	var out bytes.Buffer
+	if err := serve.Stdio(t.Context(), srv, strings.NewReader(in.String()), &out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	answered := replies(t, out.Bytes())
+	for id := 0; id <= calls; id++ {
+		m, ok := answered[fmt.Sprint(id)]
+		if !ok {
+			t.Errorf("request %d was not answered (%d of %d were)", id, len(answered), calls+2)
+		}
+		if m["error"] != nil {
+			t.Errorf("request %d: error %s", id, m["error"])
+		}
+	}
+	if _, ok := answered[`"last"`]; !ok {
+		t.Error("the last request, cut short by the end of input, was not answered")
+	}
+	if r := string(answered[fmt.Sprint(calls)]["result"]); !strings.Contains(r, "2000000") || strings.Contains(r, `"isError":true`) {
+		t.Errorf("the slow query's result: %s", r)
+	}
+}
+
+// TestStdioDrainBound: a reply that would take longer than drain is not
+// waited for past it.
+func TestStdioDrainBound(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	in := initializeLine + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"` + sqliteRunaway + `"}}}` + "\n"
+	start := time.Now()
+	if err := serve.Stdio(t.Context(), srv, strings.NewReader(in), io.Discard, 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Stdio returned after %s, want about the 300ms drain", d)
+	}
+}
+
+// TestStdioLines: a batch gets one array of replies; a line that is not
+// JSON, or not JSON-RPC 2.0, gets an error reply and the session goes on;
+// blank lines are skipped.
+func TestStdioLines(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}` + "\n" +
+		"\n" +
+		"not json\n" +
+		`{"jsonrpc":"1.0","id":5,"method":"ping"}` + "\n" +
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"two","method":"ping"}]` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}` + "\n"
+	var out bytes.Buffer
+	if err := serve.Stdio(t.Context(), srv, strings.NewReader(in), &out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("got %d lines, want 5 (initialize, two errors, the batch, tools/list):\n%s", len(lines), out.String())
+	}
+	// The errors are written as the lines are read, the replies when the
+	// server has them: find each by what it holds.
+	find := func(what string) string {
+		for _, l := range lines {
+			if strings.Contains(l, what) {
+				return l
+			}
+		}
+		t.Errorf("no line holds %s:\n%s", what, out.String())
+		return ""
+	}
+	find(`"code":-32700`)
+	find(`"code":-32600`)
+	var batch []map[string]any
+	if l := find(`[{`); json.Unmarshal([]byte(l), &batch) != nil || len(batch) != 2 || batch[0]["id"] != float64(1) || batch[1]["id"] != "two" {
+		t.Errorf("the batch: got %s, want an array of the two replies in order", l)
+	}
+	find(`"name":"run_query"`)
+}
+
+// TestStdioClient: the go-sdk's own client over a pair of pipes calls
+// every tool.
+func TestStdioClient(t *testing.T) {
+	t.Parallel()
+	cs := stdioSession(t, serve.Stdio)
+	for _, c := range everyTool {
+		if text, isErr := callText(t, cs, c.tool, c.args); isErr || !strings.Contains(text, c.want) {
+			t.Errorf("%s: got isError=%v %q, want %q", c.tool, isErr, text, c.want)
+		}
+	}
+}
+
+// stdioSession runs serve over a pair of OS pipes and connects the go-sdk
+// client to the other ends.
+func stdioSession(t testing.TB, serve func(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, drain time.Duration) error) *mcp.ClientSession {
+	t.Helper()
+	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	toServer, in := pipe(t)
+	out, fromServer := pipe(t)
+	go serve(t.Context(), srv, toServer, fromServer, time.Second)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(t.Context(), &mcp.IOTransport{Reader: out, Writer: in}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// pipe is an OS pipe closed when the test ends.
+func pipe(t testing.TB) (*os.File, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}

@@ -1,0 +1,81 @@
+// Package toolstest serves sqlmcp's real tools to a real MCP client over
+// in-memory transports, for the tests of the packages above the server
+// (agent, eval, cmd): the same server `sqlmcp serve` runs, without
+// building or starting a binary.
+package toolstest
+
+import (
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/builtin"
+	"github.com/sqlmcp/sqlmcp/tools"
+)
+
+// Options configure Serve; nil means serve's defaults.
+type Options struct {
+	// Limits bound every query, as serve's flags do; zero fields mean the
+	// defaults.
+	Limits sqlmcp.Limits
+	// Annotations and Descriptions are serve's --annotations and
+	// --descriptions.
+	Annotations, Descriptions string
+	// Client is the client to connect; nil for a plain one.
+	Client *mcp.Client
+}
+
+// Serve opens the database dsn names (a SQLite path or a postgres:// URL)
+// as `sqlmcp serve --db dsn` does, checks its catalog, and returns a client
+// session to the tools over in-memory transports. Everything is closed
+// when the test ends; a failure to start fails the test.
+func Serve(t testing.TB, dsn string, o *Options) *mcp.ClientSession {
+	t.Helper()
+	if o == nil {
+		o = &Options{}
+	}
+	db, err := source.Open(t.Context(), dsn, &source.Options{Limits: o.Limits, MaxConns: 10, Engines: builtin.Engines(nil)})
+	if err != nil {
+		t.Fatalf("opening %s: %v", dsn, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return ServeDB(t, db, o)
+}
+
+// ServeDB is Serve on an open database, which stays the caller's to
+// close; o's Limits are unused.
+func ServeDB(t testing.TB, db *source.DB, o *Options) *mcp.ClientSession {
+	t.Helper()
+	if o == nil {
+		o = &Options{}
+	}
+	ctx := t.Context()
+	cat, err := schema.New(db, &schema.Options{Annotations: o.Annotations, Descriptions: o.Descriptions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv := tools.NewServer(db, cat, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 8})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := o.Client
+	if client == nil {
+		client = mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
