@@ -20,28 +20,34 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
-// Acquire takes a pooled connection, setting up its session the first
-// time: read-only, lexing as the guard does, UTC, and the time limit.
+// Acquire takes a pooled connection and asks the server which one it is,
+// setting up its session the first time the server's id is met: read-only,
+// lexing as the guard does, UTC, and the time limit. (The server's id, not
+// the driver's connection value, names a session: a value the pool let go
+// may be reused for another connection.)
 func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
 	c, err := b.db.Conn(ctx)
 	if err != nil {
 		return nil, b.classify(err)
 	}
-	var key any
-	_ = c.Raw(func(dc any) error { key = dc; return nil })
+	var id uint64
+	if err := c.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		discard(c)
+		return nil, b.classify(err)
+	}
 	b.mu.Lock()
-	s := b.sessions[key]
+	s := b.sessions[id]
 	b.mu.Unlock()
 	if s == nil {
-		if s, err = b.setup(ctx, c); err != nil {
+		if s, err = b.setup(ctx, c, id); err != nil {
 			discard(c)
 			return nil, b.classify(err)
 		}
 		b.mu.Lock()
-		b.sessions[key] = s
+		b.sessions[id] = s
 		b.mu.Unlock()
 	}
-	return &conn{b: b, c: c, s: s, key: key}, nil
+	return &conn{b: b, c: c, s: s}, nil
 }
 
 // setup makes a new connection's session what every call runs in: READ
@@ -49,10 +55,9 @@ func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
 // (and the modes that imply them), so the server splits text into the
 // tokens the guard read, time stamps in UTC, and the server's own time
 // limit on every statement.
-func (b *backend) setup(ctx context.Context, c *sql.Conn) (*session, error) {
-	var id uint64
+func (b *backend) setup(ctx context.Context, c *sql.Conn, id uint64) (*session, error) {
 	var mode string
-	if err := c.QueryRowContext(ctx, "SELECT CONNECTION_ID(), @@SESSION.sql_mode").Scan(&id, &mode); err != nil {
+	if err := c.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
 		return nil, err
 	}
 	var keep []string
@@ -92,15 +97,20 @@ type conn struct {
 	b         *backend
 	c         *sql.Conn
 	s         *session
-	key       any
 	inTx      bool
 	cancelled atomic.Bool
+	ctxEnded  bool       // Run ended with its context
 	killed    chan error // the KILL QUERY's outcome, once Cancel sent one
 }
 
 // Run judges st with the guard (the outermost LIMIT at most st.Fetch),
 // then runs it inside START TRANSACTION READ ONLY.
-func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
+func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) (err error) {
+	defer func() {
+		// The caller's stop can lose the race with the driver's own
+		// (context.AfterFunc's stop may run first): Release kills then.
+		c.ctxEnded = err != nil && ctx.Err() != nil
+	}()
 	q, err := guard.MySQLLimit(st.SQL, st.Fetch, c.b.catalogFor(ctx, st.Own))
 	if err != nil {
 		return err
@@ -152,49 +162,64 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 
 // Cancel sends KILL QUERY for this connection's statement from another
 // connection: the driver only closes its socket when the context ends,
-// and the server would run on. A KILL that reaches the server before the
-// statement starts is lost (the server clears it when the next command
-// begins), so Cancel looks at the connection in the process list and
-// sends it again while the statement still runs, for up to killWait, and
-// then ends the connection itself (the connection is closed after a
-// cancel anyway, so nothing later can meet the kill).
+// and the server would run on. Then it ends the connection with KILL
+// CONNECTION, which the server does not forget: a KILL QUERY that
+// reaches the server before the statement starts is dropped when the
+// statement begins, and a statement the driver had sent before closing
+// its socket would then run. The connection is closed after a cancel
+// anyway, so nothing later can meet the kill.
 func (c *conn) Cancel() {
 	c.cancelled.Store(true)
-	ctx, cancel := context.WithTimeout(context.Background(), killWait+connectTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	id := strconv.FormatUint(c.s.id, 10)
 	var err error
-	for deadline := time.Now().Add(killWait); ; {
-		if _, err = c.b.kill.ExecContext(ctx, "KILL QUERY "+id); err != nil {
+	for deadline := time.Now().Add(killWait); ; time.Sleep(killPoll) {
+		for _, q := range []string{"KILL QUERY ", "KILL CONNECTION "} {
+			if _, err = c.b.kill.ExecContext(ctx, q+id); err != nil && !unknownThread(err) {
+				break
+			}
+			err = nil
+		}
+		// The connection is gone from the process list once the server
+		// has let it go; until then, kill it again.
+		var left int
+		if err == nil {
+			err = c.b.kill.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = "+id+
+				" AND COMMAND <> 'Killed' AND INFO IS NOT NULL").Scan(&left)
+		}
+		if err != nil || left == 0 || time.Now().After(deadline) {
+			if err == nil && left > 0 {
+				err = errors.New("the server still runs the statement after KILL")
+			}
 			break
 		}
-		var running int
-		err = c.b.kill.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST
-			WHERE ID = `+id+` AND COMMAND = 'Query' AND INFO IS NOT NULL`).Scan(&running)
-		if err != nil || running == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			_, err = c.b.kill.ExecContext(ctx, "KILL CONNECTION "+id)
-			break
-		}
-		time.Sleep(killPoll)
 	}
 	c.killed = make(chan error, 1)
 	c.killed <- err
 }
 
 const (
-	// killWait is how long Cancel keeps sending KILL QUERY while the
-	// statement still runs, and killPoll how often.
+	// killWait is how long Cancel keeps killing a statement the server
+	// still runs, and killPoll how often it looks.
 	killWait = 2 * time.Second
 	killPoll = 50 * time.Millisecond
 )
+
+// unknownThread reports the server's answer to a KILL of a connection
+// that has already ended.
+func unknownThread(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1094
+}
 
 // Release rolls the transaction back and hands the connection back; a
 // connection whose rollback fails, or whose statement was killed, is
 // closed instead.
 func (c *conn) Release(err error) error {
+	if c.ctxEnded && !c.cancelled.Load() {
+		c.Cancel()
+	}
 	ok := !c.cancelled.Load()
 	if c.inTx && ok {
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
@@ -204,7 +229,7 @@ func (c *conn) Release(err error) error {
 	}
 	if !ok {
 		c.b.mu.Lock()
-		delete(c.b.sessions, c.key)
+		delete(c.b.sessions, c.s.id)
 		c.b.mu.Unlock()
 		discard(c.c)
 	} else {

@@ -67,7 +67,7 @@ func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.B
 	if err != nil {
 		return nil, err
 	}
-	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[any]*session{}}
+	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}}
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("reading the MySQL URL %s: %v", name, err)
@@ -224,10 +224,10 @@ type backend struct {
 	mariaDB  bool
 	cat      atomic.Pointer[catalog]
 	catMu    sync.Mutex // one reload at a time
-	// sessions knows each driver connection's id, once its session is
-	// set up (see setup), by the driver connection.
+	// sessions are the server connections whose session is set up (see
+	// setup), by the server's connection id.
 	mu       sync.Mutex
-	sessions map[any]*session
+	sessions map[uint64]*session
 }
 
 // session is what sqlmcp set up on one server connection.

@@ -185,7 +185,7 @@ func assertNotRunning(t *testing.T, admin *sql.DB, text string) {
 	t.Helper()
 	var n int
 	for range 20 {
-		mustScan(t, admin, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%"+text+"%' AND ID <> CONNECTION_ID()", &n)
+		mustScan(t, admin, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%"+text+"%' AND ID <> CONNECTION_ID() AND DB = DATABASE()", &n)
 		if n == 0 {
 			return
 		}
