@@ -5,8 +5,9 @@
 #
 #   scripts/build.sh [OUTPUT]    # default: ./sqlmcp
 #
-# SQLMCP_BUILD_TAGS adds build tags: noduckdb leaves DuckDB's library (about
-# 50 MB) out, and --db then takes SQLite and PostgreSQL only.
+# SQLMCP_BUILD_TAGS adds build tags: noduckdb leaves DuckDB's library (about 51 MB)
+# out, nomysql MySQL/MariaDB (TiDB's parser, about 13 MB); "noduckdb nomysql" is
+# the lean server, SQLite and PostgreSQL only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-sqlmcp}

@@ -81,9 +81,9 @@ func unclaimed(dsn string, engines []Engine) error {
 	if len(engines) == 0 {
 		return errors.New("no database engine is built in (source.Options.Engines is empty)")
 	}
-	what := "a database file or URL"
+	what := "is not a database file or URL"
 	if scheme, _, ok := strings.Cut(dsn, "://"); ok {
-		what = fmt.Sprintf("a %s:// URL, which no engine of this build reads", scheme)
+		what = fmt.Sprintf("is a %s:// URL, which no engine of this build reads", scheme)
 	}
 	var b strings.Builder
 	names := make([]string, len(engines))
@@ -93,7 +93,7 @@ func unclaimed(dsn string, engines []Engine) error {
 			fmt.Fprintf(&b, "\n  %s", f)
 		}
 	}
-	return fmt.Errorf("--db %s is not %s: this build serves %s; --db takes:%s",
+	return fmt.Errorf("--db %s %s: this build serves %s; --db takes:%s",
 		redactURL(dsn), what, strings.Join(names, ", "), b.String())
 }
 

@@ -1,21 +1,24 @@
 // Package builtin lists the engines every sqlmcp build serves, SQLite,
 // PostgreSQL and MySQL/MariaDB, for source.Options.Engines. Optional engines (DuckDB, whose
-// library is large) are added to the list by cmd/sqlmcp alone.
+// library is large) are added to the list by cmd/sqlmcp alone. A build
+// with -tags nomysql leaves MySQL/MariaDB out (its parser is about 13 MB of
+// the binary).
 package builtin
 
 import (
 	"github.com/sqlmcp/sqlmcp/source"
-	"github.com/sqlmcp/sqlmcp/source/mysql"
 	"github.com/sqlmcp/sqlmcp/source/postgres"
 	"github.com/sqlmcp/sqlmcp/source/sqlite"
 )
 
 // Engines returns the built-in engines, PostgreSQL with pg's settings
-// (nil: the defaults), MySQL/MariaDB, then SQLite, which takes every dsn
-// that is not a URL.
+// (nil: the defaults), MySQL/MariaDB unless built without it, then
+// SQLite, which takes every dsn that is not a URL.
 func Engines(pg *postgres.Engine) []source.Engine {
 	if pg == nil {
 		pg = &postgres.Engine{}
 	}
-	return []source.Engine{pg, mysql.Engine{}, sqlite.Engine{}}
+	engines := []source.Engine{pg}
+	engines = append(engines, mysqlEngines()...)
+	return append(engines, sqlite.Engine{})
 }

@@ -1,3 +1,5 @@
+//go:build !nomysql
+
 // Package mysql is sqlmcp's MySQL and MariaDB engine: mysql:// and
 // mariadb:// URLs, opened with github.com/go-sql-driver/mysql, every call
 // guarded by guard.MySQLLimit, run in START TRANSACTION READ ONLY on a
