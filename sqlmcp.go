@@ -13,6 +13,8 @@ const (
 	SQLite   Dialect = "sqlite"
 	Postgres Dialect = "postgres"
 	DuckDB   Dialect = "duckdb"
+	// MySQL is MySQL's and MariaDB's dialect.
+	MySQL Dialect = "mysql"
 )
 
 // Limits bound every statement sqlmcp runs. The zero value of each field

@@ -7,7 +7,10 @@
 // Anything that writes, changes settings, opens or ends transactions,
 // attaches files or loads code is refused. No keyword lists: for SQLite the
 // decision is SQLite's own, from compiling the statement (never running it)
-// under a deny-by-default authorizer on a read-only connection.
+// under a deny-by-default authorizer on a read-only connection; for
+// PostgreSQL, PostgreSQL's grammar (CheckPostgres); for MySQL and MariaDB,
+// a MySQL grammar (TiDB's parser) after the guard's own lexer has read the
+// comments as the server reads them (CheckMySQL).
 //
 // The guard is the first of two walls. The second is the engine: sqlmcp
 // opens every database read-only, so a guard bug still cannot write.

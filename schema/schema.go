@@ -38,6 +38,9 @@ type Table struct {
 
 	rel      string // the relation's own name, unqualified
 	estimate int64  // the engine's row estimate; 0 when it has none
+	// quote quotes a name as the engine's SQL writes it (backticks on
+	// MySQL); nil means Quote.
+	quote func(string) string
 }
 
 // Column is one column of a table, in declaration order.
@@ -153,6 +156,9 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		return nil, err
 	}
 	tables := fromDefs(defs)
+	for _, t := range tables {
+		t.quote = c.db.Quote
+	}
 	c.notes.apply(tables)
 	c.hidden = nil
 	if c.hide {
@@ -227,12 +233,22 @@ func fromDefs(defs []source.TableDef) []*Table {
 // top-level description says; "" when it says nothing.
 func (c *Catalog) Overview() string { return c.notes.overview }
 
-// SQL is the table's name as a query writes it, quoted.
+// SQL is the table's name as a query writes it, quoted as the engine
+// quotes names.
 func (t *Table) SQL() string {
 	if t.Name != t.rel && t.Schema != "" {
-		return Quote(t.Schema) + "." + Quote(t.rel)
+		return t.QuoteName(t.Schema) + "." + t.QuoteName(t.rel)
 	}
-	return Quote(t.rel)
+	return t.QuoteName(t.rel)
+}
+
+// QuoteName quotes name, one of the table's columns say, as the table's
+// engine quotes names.
+func (t *Table) QuoteName(name string) string {
+	if t.quote == nil {
+		return Quote(name)
+	}
+	return t.quote(name)
 }
 
 // Display is the table's name as a query may write it, quoted only where

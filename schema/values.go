@@ -162,7 +162,7 @@ func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex
 			// Short values only, and through the door's caps on rows and
 			// bytes, so a column of long texts costs nothing here.
 			q := fmt.Sprintf("SELECT DISTINCT v FROM (SELECT %s AS v FROM %s LIMIT %d) AS s WHERE length(v) <= %d",
-				Quote(col.Name), t.SQL(), valueRows, valueMaxLen)
+				t.QuoteName(col.Name), t.SQL(), valueRows, valueMaxLen)
 			qctx, cancel := context.WithTimeout(ctx, valueQueryTime)
 			res, err := c.db.Query(qctx, q, valuesPerCol+1)
 			cancel()

@@ -220,6 +220,14 @@ func (db *DB) WriteAccess(ctx context.Context) ([]string, error) {
 	return nil, fmt.Errorf("roles are not a %s matter: the database is opened read-only", db.info.Dialect)
 }
 
+// HasRoles reports whether the engine connects as a role whose rights
+// WriteAccess can read (PostgreSQL, MySQL), rather than opening the
+// database read-only itself (SQLite, DuckDB).
+func (db *DB) HasRoles() bool {
+	_, ok := db.b.(RoleChecker)
+	return ok
+}
+
 // ReadOnlyRoleSQL returns the statements that create a login role that can
 // only read this database, or "" on an engine without roles.
 func (db *DB) ReadOnlyRoleSQL(role string) string {

@@ -153,7 +153,10 @@ func TestOpenErrors(t *testing.T) {
 		{"", "no database given"},
 		// A URL no engine reads names the engines there are and the
 		// forms --db takes.
-		{"mysql://root:pw@127.0.0.1:3306/test", "--db mysql://root@127.0.0.1:3306/test is not a mysql:// URL, which no engine of this build reads: this build serves postgres, sqlite; --db takes:\n  postgres://USER"},
+		{"sqlserver://sa:pw@127.0.0.1:1433/test", "--db sqlserver://sa@127.0.0.1:1433/test is not a sqlserver:// URL, which no engine of this build reads: this build serves postgres, mysql, sqlite; --db takes:\n  postgres://USER"},
+		// A mysql:// URL is the MySQL engine's: a wrong password says so,
+		// without the password.
+		{"mysql://root:pw-not-shown@127.0.0.1:3306/test", "access denied"},
 		{"redis://127.0.0.1:6379", "PATH, sqlite:PATH or file:PATH?mode=ro"},
 	}
 	for _, tt := range tests {

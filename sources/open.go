@@ -148,7 +148,7 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 		r.Tables = len(tables)
 	}
 	r.Schemas, _ = cat.Schemas(cctx)
-	if db.Dialect() == sqlmcp.Postgres {
+	if db.HasRoles() {
 		if err := checkRole(cctx, db, cfg, r); err != nil {
 			return nil, err
 		}
@@ -159,7 +159,7 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 	return cat, nil
 }
 
-// checkRole finds what the PostgreSQL role could write; with
+// checkRole finds what the role could write; with
 // require_readonly_role, a role that could is fatal. The advice names
 // the schemas the catalog found.
 func checkRole(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) error {

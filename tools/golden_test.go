@@ -29,6 +29,11 @@ func TestGolden(t *testing.T) {
 	for _, e := range dbtest.All(t, nil) {
 		t.Run(e.Name, func(t *testing.T) { golden(t, e.Name, serve(t, e.DB, zerolog.Nop()), files) })
 	}
+	// MySQL's section, from the MariaDB (or MySQL) server
+	// SQLMCP_TEST_MYSQL names; CI sets it.
+	if os.Getenv(dbtest.MySQLEnv) != "" {
+		t.Run("mysql", func(t *testing.T) { golden(t, "mysql", serve(t, dbtest.MySQL(t, nil), zerolog.Nop()), files) })
+	}
 }
 
 // golden runs the calls of files through cs and compares the results with

@@ -1,0 +1,181 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
+
+// MySQLCatalog tells the MySQL guard what the text alone cannot: which
+// server will run it, and which function names the database itself
+// defines. source implements it from the server's version,
+// information_schema.ROUTINES and mysql.func; tests use a map. A nil
+// MySQLCatalog means a MySQL server whose database defines no functions.
+type MySQLCatalog interface {
+	// MariaDB reports whether the server is MariaDB rather than MySQL.
+	MariaDB() bool
+	// UserFunction reports whether a call of name (lower case) could
+	// reach a function the database defines rather than one built in: a
+	// stored function of the current database, or a loadable function
+	// (UDF) installed on the server.
+	UserFunction(name string) bool
+}
+
+// The servers a built-in function exists on.
+const (
+	onBoth    = 'b'
+	onMariaDB = 'm'
+	onMySQL   = 'y'
+)
+
+// mysqlBuiltins are the functions a query may call, by what they are:
+// built into the server, computing a value from their arguments and the
+// session without writing, waiting, locking or reading files. Each was read
+// for that, and the MariaDB ones checked against MariaDB 10.11's own list
+// (source's tests prepare a call of each). An unqualified call resolves to
+// the built-in function first, then to a loadable function, then to a
+// stored function of the current database, so a name is allowed only when
+// the server has it built in and the database defines no function of that
+// name. Grammar-made names (the parser's names for CHAR(... USING),
+// INSERT(...), DEFAULT(...), MEMBER OF) are listed as the parser spells
+// them.
+var mysqlBuiltins = func() map[string]byte {
+	m := map[string]byte{}
+	add := func(on byte, names string) {
+		for _, n := range strings.Fields(names) {
+			m[n] = on
+		}
+	}
+	// Numbers.
+	add(onBoth, `abs acos asin atan atan2 ceil ceiling conv cos cot crc32 degrees exp floor ln log log2
+		log10 mod pi pow power radians rand round sign sin sqrt tan truncate format oct bin hex unhex`)
+	add(onMariaDB, `crc32c`)
+	// Dates and times.
+	add(onBoth, `adddate addtime convert_tz curdate current_date current_time current_timestamp curtime
+		date date_add date_format date_sub datediff day dayname dayofmonth dayofweek dayofyear extract
+		from_days from_unixtime get_format hour last_day localtime localtimestamp makedate maketime
+		microsecond minute month monthname now period_add period_diff quarter sec_to_time second
+		str_to_date subdate subtime sysdate time time_format time_to_sec timediff timestamp timestampadd
+		timestampdiff to_days to_seconds unix_timestamp utc_date utc_time utc_timestamp week weekday
+		weekofyear year yearweek`)
+	add(onMariaDB, `add_months`)
+	// Strings.
+	add(onBoth, `ascii bit_length char char_func char_length character_length concat concat_ws elt
+		export_set field find_in_set from_base64 insert insert_func instr lcase left length locate lower
+		lpad ltrim make_set mid octet_length ord position quote repeat replace reverse right rpad rtrim
+		soundex space strcmp substr substring substring_index to_base64 trim ucase upper weight_string
+		regexp_replace regexp_substr regexp_instr`)
+	add(onMariaDB, `chr lengthb to_char natural_sort_key sformat decode_histogram`)
+	add(onMySQL, `regexp_like format_bytes format_pico_time`)
+	// Comparison and control.
+	add(onBoth, `coalesce greatest least interval if ifnull isnull nullif convert`)
+	add(onMariaDB, `nvl nvl2`)
+	// The session and the server.
+	add(onBoth, `charset coercibility collation connection_id current_user current_role database
+		found_rows row_count schema session_user system_user user version default name_const
+		last_insert_id`)
+	add(onMariaDB, `last_value rownum sys_guid`)
+	add(onMySQL, `icu_version roles_graphml ps_current_thread_id ps_thread_id`)
+	// Addresses, identifiers, hashes and encryption of values.
+	add(onBoth, `inet_aton inet_ntoa inet6_aton inet6_ntoa is_ipv4 is_ipv4_compat is_ipv4_mapped
+		is_ipv6 uuid random_bytes aes_decrypt aes_encrypt compress decode encode md5 password sha
+		sha1 sha2 uncompress uncompressed_length`)
+	add(onMariaDB, `des_decrypt des_encrypt encrypt old_password`)
+	add(onMySQL, `any_value bin_to_uuid uuid_to_bin is_uuid grouping statement_digest
+		statement_digest_text validate_password_strength`)
+	// JSON.
+	add(onBoth, `json_array json_array_append json_array_insert json_arrayagg json_contains
+		json_contains_path json_depth json_extract json_insert json_keys json_length json_merge
+		json_merge_patch json_merge_preserve json_object json_objectagg json_overlaps json_quote
+		json_remove json_replace json_search json_set json_type json_unquote json_valid json_value
+		json_pretty`)
+	add(onMariaDB, `json_compact json_detailed json_equals json_exists json_loose json_normalize json_query`)
+	add(onMySQL, `json_storage_size json_storage_free json_schema_valid`)
+	// Aggregates and windows.
+	add(onBoth, `avg bit_and bit_or bit_xor count group_concat max min std stddev stddev_pop
+		stddev_samp sum var_pop var_samp variance cume_dist dense_rank first_value lag lead
+		nth_value ntile percent_rank rank row_number`)
+	add(onMariaDB, `median percentile_cont percentile_disc`)
+	// MariaDB's dynamic columns.
+	add(onMariaDB, `column_create column_get column_add column_delete column_exists column_list
+		column_check column_json`)
+	// Geometry.
+	add(onBoth, `st_area st_asbinary st_astext st_aswkb st_aswkt st_boundary st_buffer st_centroid
+		st_contains st_convexhull st_crosses st_difference st_dimension st_disjoint st_distance
+		st_endpoint st_envelope st_equals st_exteriorring st_geomcollfromtext st_geomcollfromwkb
+		st_geometrycollectionfromtext st_geometrycollectionfromwkb st_geometryfromtext
+		st_geometryfromwkb st_geometryn st_geometrytype st_geomfromtext st_geomfromwkb
+		st_interiorringn st_intersection st_intersects st_isclosed st_isempty st_isring st_issimple
+		st_length st_linefromtext st_linefromwkb st_linestringfromtext st_linestringfromwkb
+		st_mlinefromtext st_mlinefromwkb st_mpointfromtext st_mpointfromwkb st_mpolyfromtext
+		st_mpolyfromwkb st_numgeometries st_numinteriorrings st_numpoints st_overlaps
+		st_pointfromtext st_pointfromwkb st_pointn st_polyfromtext st_polyfromwkb
+		st_polygonfromtext st_polygonfromwkb st_relate st_srid st_startpoint st_symdifference
+		st_touches st_union st_within st_x st_y st_distance_sphere st_asgeojson st_geomfromgeojson
+		point linestring polygon multipoint multilinestring multipolygon geometrycollection
+		mbrcontains mbrdisjoint mbrequals mbrintersects mbroverlaps mbrtouches mbrwithin`)
+	add(onMariaDB, `mbrequal area asbinary astext aswkb aswkt boundary buffer centroid contains
+		convexhull crosses dimension disjoint endpoint envelope equals exteriorring geomcollfromtext
+		geometryn geometrytype geomfromtext geomfromwkb glength interiorringn intersects isclosed
+		isempty isring issimple numgeometries numinteriorrings numpoints overlaps pointn srid
+		startpoint touches within x y`)
+	add(onMySQL, `st_geohash st_latfromgeohash st_longfromgeohash st_pointfromgeohash st_isvalid
+		st_validate st_simplify st_collect mbrcoveredby mbrcovers`)
+	for n := range mysqlGrammarMade {
+		m[n] = onBoth
+	}
+	m["json_memberof"] = onMySQL // MEMBER OF
+	return m
+}()
+
+// mysqlGrammarMade are the parser's own names for calls the grammar makes
+// (CHAR(... USING), INSERT(...), DEFAULT(...), DATE '...' and the other
+// typed literals, MEMBER OF): allowed when the grammar made them, refused
+// when typed as a call.
+var mysqlGrammarMade = map[string]bool{
+	"char_func": true, "insert_func": true, "default_func": true, "json_memberof": true,
+	ast.DateLiteral: true, ast.TimeLiteral: true, ast.TimestampLiteral: true,
+}
+
+// MySQLBuiltins returns the names of the built-in functions the MySQL
+// guard allows on MariaDB (mariaDB true) or on MySQL, lower case, in no
+// order; the parser's own spellings of grammar-made calls are left out.
+func MySQLBuiltins(mariaDB bool) []string {
+	var out []string
+	for n, on := range mysqlBuiltins {
+		if mysqlGrammarMade[n] {
+			continue
+		}
+		if on == onBoth || mariaDB && on == onMariaDB || !mariaDB && on == onMySQL {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// mysqlDenied are built-in functions a query may not call, whatever the
+// list above says, with the reason to give.
+var mysqlDenied = map[string]string{
+	"sleep":                             "SLEEP() only waits and holds a connection",
+	"benchmark":                         "BENCHMARK() runs an expression many times to burn time",
+	"get_lock":                          lockHint,
+	"release_lock":                      lockHint,
+	"release_all_locks":                 lockHint,
+	"is_free_lock":                      lockHint,
+	"is_used_lock":                      lockHint,
+	"load_file":                         "LOAD_FILE() reads files on the database server",
+	"uuid_short":                        "UUID_SHORT() advances a server-wide counter; UUID() makes an identifier without one",
+	"nextval":                           "sequences advance when read with NEXT VALUE FOR or NEXTVAL(); read a sequence's state with SELECT * FROM the sequence",
+	"setval":                            "SETVAL() changes a sequence",
+	"master_pos_wait":                   replicationHint,
+	"master_gtid_wait":                  replicationHint,
+	"source_pos_wait":                   replicationHint,
+	"wait_for_executed_gtid_set":        replicationHint,
+	"wait_until_sql_thread_after_gtids": replicationHint,
+	"setvar":                            "assigning user variables is not allowed",
+}
+
+const (
+	lockHint        = "named locks (GET_LOCK and its family) outlive the query and are not allowed"
+	replicationHint = "functions that wait for replication only wait and hold a connection"
+)

@@ -1,0 +1,324 @@
+package guard_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+)
+
+// mysqlCatalog is a MySQLCatalog from a set of the database's own
+// function names.
+type mysqlCatalog struct {
+	mariaDB bool
+	user    map[string]bool
+}
+
+func (c mysqlCatalog) MariaDB() bool                 { return c.mariaDB }
+func (c mysqlCatalog) UserFunction(name string) bool { return c.user[name] }
+
+var mariaDB = mysqlCatalog{mariaDB: true, user: map[string]bool{"sys_exec": true, "my_fn": true}}
+
+// withCount is a database that defines a stored function named count.
+var withCount = mysqlCatalog{mariaDB: true, user: map[string]bool{"count": true}}
+
+func TestCheckMySQLAccepts(t *testing.T) {
+	for _, sql := range mysqlAllowed {
+		t.Run(sql, func(t *testing.T) {
+			if err := guard.CheckMySQL(sql, mariaDB); err != nil {
+				t.Errorf("CheckMySQL(%q) = %v, want nil", sql, err)
+			}
+		})
+	}
+}
+
+func TestCheckMySQLRefuses(t *testing.T) {
+	for _, c := range mysqlRefused {
+		t.Run(c.sql, func(t *testing.T) {
+			err := guard.CheckMySQL(c.sql, mariaDB)
+			if err == nil {
+				t.Fatalf("CheckMySQL(%q) = nil, want a refusal mentioning %q", c.sql, c.want)
+			}
+			var ge *guard.Error
+			var se *guard.SyntaxError
+			if !errors.As(err, &ge) && !errors.As(err, &se) {
+				t.Fatalf("CheckMySQL(%q) = %T %v, want *guard.Error or *guard.SyntaxError", c.sql, err, err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("CheckMySQL(%q) = %q, want it to mention %q", c.sql, err, c.want)
+			}
+		})
+	}
+}
+
+func TestCheckMySQLOnMySQL(t *testing.T) {
+	mysql := mysqlCatalog{}
+	for _, sql := range []string{"TABLE t", "VALUES ROW(1, 2), ROW(3, 4)", "SELECT REGEXP_LIKE(a, 'x'), ANY_VALUE(b) FROM t GROUP BY c"} {
+		if err := guard.CheckMySQL(sql, mysql); err != nil {
+			t.Errorf("on MySQL, CheckMySQL(%q) = %v, want nil", sql, err)
+		}
+		if err := guard.CheckMySQL(sql, mariaDB); err == nil {
+			t.Errorf("on MariaDB, CheckMySQL(%q) = nil, want a refusal", sql)
+		}
+	}
+	if err := guard.CheckMySQL("SELECT NATURAL_SORT_KEY(a) FROM t", mysql); err == nil {
+		t.Error("on MySQL, MariaDB's NATURAL_SORT_KEY was allowed")
+	}
+}
+
+func TestCheckMySQLStoredFunctionNamedLikeABuiltin(t *testing.T) {
+	// The server reads "count (a)" and `count`(a) as calls of a stored
+	// function count when the database has one.
+	for _, sql := range []string{"SELECT count (a) FROM t", "SELECT `COUNT`(a) FROM t", "SELECT COUNT(*) FROM t"} {
+		if err := guard.CheckMySQL(sql, withCount); err == nil || !strings.Contains(err.Error(), "defined in the database") {
+			t.Errorf("CheckMySQL(%q) = %v, want a refusal of the stored function", sql, err)
+		}
+		if err := guard.CheckMySQL(sql, mariaDB); !strings.Contains(sql, "`") && err != nil {
+			t.Errorf("without a stored count, CheckMySQL(%q) = %v", sql, err)
+		}
+	}
+}
+
+func TestMySQLLimit(t *testing.T) {
+	for _, c := range []struct{ sql, want string }{
+		{"SELECT a FROM t", "SELECT a FROM t\nLIMIT 11"},
+		{"SELECT a FROM t;  ", "SELECT a FROM t\nLIMIT 11"},
+		{"SELECT a FROM t -- note", "SELECT a FROM t\nLIMIT 11"},
+		{"SELECT a FROM t LIMIT 5", "SELECT a FROM t LIMIT 5"},
+		{"SELECT a FROM t LIMIT 500", "SELECT a FROM t LIMIT 11"},
+		{"SELECT a FROM t LIMIT 3, 500", "SELECT a FROM t LIMIT 3, 11"},
+		{"SELECT a FROM t LIMIT 500 OFFSET 3", "SELECT a FROM t LIMIT 11 OFFSET 3"},
+		{"SELECT a FROM (SELECT a FROM t LIMIT 500) x", "SELECT a FROM (SELECT a FROM t LIMIT 500) x\nLIMIT 11"},
+		{"SELECT a FROM t UNION SELECT b FROM u LIMIT 20", "SELECT a FROM t UNION SELECT b FROM u LIMIT 11"},
+		{"(SELECT a FROM t LIMIT 20)", "(SELECT a FROM t LIMIT 20)\nLIMIT 11"},
+		{"WITH x AS (SELECT a FROM t LIMIT 50) SELECT * FROM x", "WITH x AS (SELECT a FROM t LIMIT 50) SELECT * FROM x\nLIMIT 11"},
+		{"SELECT /* hint */ a FROM t", "SELECT            a FROM t\nLIMIT 11"},
+		{"EXPLAIN SELECT a FROM t", "EXPLAIN SELECT a FROM t"},
+	} {
+		q, err := guard.MySQLLimit(c.sql, 11, mariaDB)
+		if err != nil {
+			t.Errorf("MySQLLimit(%q) = %v", c.sql, err)
+			continue
+		}
+		if q.Text != c.want {
+			t.Errorf("MySQLLimit(%q) = %q, want %q", c.sql, q.Text, c.want)
+		}
+		if q.Explain != strings.HasPrefix(c.sql, "EXPLAIN") {
+			t.Errorf("MySQLLimit(%q).Explain = %v", c.sql, q.Explain)
+		}
+	}
+}
+
+func TestCheckMySQLDeep(t *testing.T) {
+	for name, sql := range map[string]string{
+		"brackets":      "SELECT " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000),
+		"long chain":    "SELECT 1" + strings.Repeat(" + 1", 100000),
+		"and chain":     "SELECT 1 FROM t WHERE a = 1" + strings.Repeat(" AND a = 1", 50000),
+		"nested select": "SELECT " + strings.Repeat("(SELECT ", 900) + "1" + strings.Repeat(")", 900),
+		"too long":      "SELECT '" + strings.Repeat("x", guard.MaxSQLBytes) + "'",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := guard.CheckMySQL(sql, mariaDB); err == nil {
+				t.Errorf("CheckMySQL(%s) = nil, want a refusal", name)
+			}
+		})
+	}
+	// Long but flat is fine.
+	in := "SELECT a FROM t WHERE a IN (" + strings.Repeat("1, ", 20000) + "1)"
+	if err := guard.CheckMySQL(in, mariaDB); err != nil {
+		t.Errorf("a 20,000-item IN list: %v", err)
+	}
+}
+
+// mysqlAllowed are MariaDB 10.11 queries the guard accepts; source's tests
+// run them against the server.
+var mysqlAllowed = []string{
+	"SELECT 1",
+	"select 1;",
+	"SELECT `a`.`id`, `b`.`name` FROM `frpm` AS `a` INNER JOIN `schools` `b` ON `a`.`CDSCode` = `b`.`CDSCode` WHERE `b`.`County` = 'Alameda' ORDER BY `a`.`id` DESC LIMIT 5",
+	"SELECT a FROM t LIMIT 5, 10",
+	"SELECT a FROM t LIMIT 10 OFFSET 5",
+	"WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 10) SELECT n FROM c",
+	"WITH x AS (SELECT a, b FROM t), y AS (SELECT a FROM x) SELECT * FROM y",
+	"SELECT a, ROW_NUMBER() OVER (PARTITION BY b ORDER BY c DESC) AS rn FROM t",
+	"SELECT a, SUM(b) OVER w, LAG(b, 1) OVER w FROM t WINDOW w AS (PARTITION BY a ORDER BY b ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)",
+	"SELECT a FROM t UNION SELECT a FROM u ORDER BY 1 LIMIT 3",
+	"SELECT a FROM t INTERSECT SELECT a FROM u",
+	"SELECT a FROM t EXCEPT SELECT a FROM u",
+	"SELECT a FROM t EXCEPT ALL SELECT a FROM u",
+	"(SELECT a FROM t ORDER BY a LIMIT 1) UNION ALL (SELECT a FROM u ORDER BY a LIMIT 1)",
+	"SELECT a FROM t WHERE a IN (SELECT a FROM u WHERE u.b = t.b)",
+	"SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.a = t.a)",
+	"SELECT DATE_FORMAT(d, '%Y-%m'), COUNT(*) FROM t GROUP BY 1 ORDER BY 1",
+	"SELECT a, COUNT(*) FROM t GROUP BY a WITH ROLLUP",
+	"SELECT CAST(a AS DECIMAL(10,2)), CAST(b AS CHAR(10)), CAST(c AS UNSIGNED), CAST(d AS SIGNED INTEGER), CAST(e AS DATE) FROM t",
+	"SELECT CONVERT(a, CHAR), CONVERT('abc' USING utf8mb4) FROM t",
+	"SELECT a DIV 2, a MOD 2, a % 2, a <=> b, a XOR b, a REGEXP 'x', a RLIKE 'y' FROM t",
+	"SELECT 'a' LIKE 'b' ESCAPE '|', _utf8mb4'abc' COLLATE utf8mb4_bin, BINARY 'x', X'0A', b'101', 0x41, \"double\"",
+	"SELECT TIMESTAMPDIFF(DAY, d, d), DATE_ADD(d, INTERVAL 1 MONTH), d + INTERVAL 2 DAY, EXTRACT(YEAR FROM d) FROM t",
+	"SELECT IF(a > 1, 'x', 'y'), IFNULL(a, 0), COALESCE(a, b), NULLIF(a, b), CASE WHEN a = 1 THEN 'one' ELSE 'other' END FROM t",
+	"SELECT GROUP_CONCAT(DISTINCT a ORDER BY a DESC SEPARATOR ';') FROM t",
+	"SELECT SUBSTRING_INDEX(e, ',', 1), SUBSTRING(e, 2, 3), SUBSTRING(e FROM 2 FOR 3), TRIM(BOTH 'x' FROM e), POSITION('a' IN e), INSERT(e, 1, 2, 'z'), CHAR(65 USING utf8mb4) FROM t",
+	"SELECT STRAIGHT_JOIN t.a FROM t JOIN u USING (a)",
+	"SELECT SQL_NO_CACHE DISTINCT a FROM t",
+	"SELECT HIGH_PRIORITY a FROM t",
+	"SELECT a FROM t USE INDEX (PRIMARY) WHERE a > 1",
+	"SELECT a FROM t FORCE INDEX (idx_a) IGNORE INDEX FOR ORDER BY (idx_b)",
+	"SELECT * FROM t NATURAL JOIN u",
+	"SELECT * FROM t LEFT OUTER JOIN u ON t.a = u.a RIGHT JOIN v ON v.a = u.a CROSS JOIN w",
+	"SELECT 1 FROM DUAL",
+	"SELECT DATE '2020-01-01', TIMESTAMP '2020-01-01 00:00:00', TIME '10:00:00'",
+	"SELECT MATCH (e) AGAINST ('x' IN BOOLEAN MODE) FROM t",
+	"SELECT @@version, @@session.sql_mode, @@global.max_connections, @unset",
+	"SELECT NOW(), NOW(6), CURRENT_TIMESTAMP, CURRENT_DATE, CURDATE(), UTC_TIMESTAMP(), RAND(), UUID(), LAST_INSERT_ID()",
+	"SELECT DATABASE(), VERSION(), CURRENT_USER(), USER(), CONNECTION_ID()",
+	"SELECT JSON_EXTRACT(j, '$.a'), JSON_VALUE(j, '$.b'), JSON_OBJECT('a', 1), JSON_ARRAYAGG(a) FROM t",
+	"SELECT * FROM seq_1_to_10",
+	"SELECT NATURAL_SORT_KEY(e), SFORMAT('{}', a), REGEXP_REPLACE(e, 'x', 'y'), REGEXP_SUBSTR(e, 'x') FROM t",
+	"SELECT a FROM tp PARTITION (p0)",
+	"SELECT CAST(a AS DOUBLE), CAST(a AS FLOAT) FROM t",
+	"SELECT 'a' 'b' 'c'",
+	"SELECT a FROM t # hash comment",
+	"SELECT a FROM t -- dash comment",
+	"SELECT a FROM t --",
+	"SELECT /* plain */ a FROM t",
+	"SELECT /*+ MAX_EXECUTION_TIME(1) */ a FROM t",
+	"SELECT 1 --1",
+	"SELECT a FROM t WHERE d BETWEEN '2020-01-01' AND '2020-12-31' AND a NOT IN (1, 2, 3) AND b IS NOT NULL",
+	"SELECT COUNT(DISTINCT a, b), AVG(c), STD(c), VARIANCE(c), BIT_AND(c), BIT_OR(c) FROM t",
+	"SELECT NTILE(4) OVER (ORDER BY a), CUME_DIST() OVER (ORDER BY a), PERCENT_RANK() OVER (ORDER BY a), DENSE_RANK() OVER (ORDER BY a), FIRST_VALUE(a) OVER (ORDER BY a), NTH_VALUE(a, 2) OVER (ORDER BY a) FROM t",
+	"SELECT t1.a FROM t t1 WHERE t1.a = ANY (SELECT a FROM u) AND t1.b > ALL (SELECT b FROM u)",
+	"SELECT ROW(1, 2) = ROW(1, 2), (1, 2) IN ((1, 2))",
+	"SELECT CHAR_LENGTH('x'), LENGTH('x'), CONCAT_WS(',', 'a', 'b'), LPAD('a', 3, '0'), FORMAT(1234.5, 2)",
+	"SELECT STR_TO_DATE('01/02/2020', '%m/%d/%Y'), UNIX_TIMESTAMP('2020-01-01'), FROM_UNIXTIME(0), DAYNAME(d), WEEK(d, 3), YEARWEEK(d), LAST_DAY(d) FROM t",
+	"SELECT INET_ATON('1.2.3.4'), INET6_NTOA(INET6_ATON('::1')), MD5('a'), SHA2('a', 256), CRC32('a'), HEX('a'), UNHEX('41'), TO_BASE64('a')",
+	"SELECT e FROM t WHERE e LIKE 'x%' ORDER BY e COLLATE utf8mb4_general_ci",
+	"SELECT a, b FROM t WHERE (a, b) > (1, 2)",
+	"SELECT '/*!50000 , SLEEP(1) */', 'it''s', 'a\\'b', \"say \\\"hi\\\"\", `we``ird`",
+	"SELECT '\\' , SLEEP(1) #'",
+	"SELECT \"\\\" , SLEEP(1) #\"",
+	"EXPLAIN SELECT a FROM t",
+	"EXPLAIN FORMAT=JSON SELECT a FROM t",
+	"EXPLAIN WITH x AS (SELECT 1) SELECT * FROM x",
+	"DESCRIBE SELECT a FROM t",
+}
+
+// mysqlRefused are statements the guard refuses, each with a word its
+// message must hold.
+var mysqlRefused = []struct{ sql, want string }{
+	{"", "no SQL statement"},
+	{"-- only a comment", "no SQL statement"},
+	{"SELECT 1; DROP TABLE t", "more than one statement"},
+	{"SELECT 1;;SELECT 2", "more than one statement"},
+	{"SELECT 1; -- fine\n SELECT 2", "more than one statement"},
+	{"SELECT 1 /*!; DROP TABLE t */", "executable comments"},
+	{"SELECT 1 /*!50000 , SLEEP(3) */", "executable comments"},
+	{"SELECT 1 /*!99999 , SLEEP(3) */", "executable comments"},
+	{"SELECT 1 /*M!100000 , SLEEP(3) */", "executable comments"},
+	{"SELECT 1 /*! , SLEEP(3) */ FROM t", "executable comments"},
+	{"SELECT 1 /* unterminated", "unterminated"},
+	{"SELECT 'unterminated", "unterminated"},
+	{"SELECT a FROM t INTO OUTFILE '/tmp/x'", "INTO"},
+	{"SELECT a FROM t INTO DUMPFILE '/tmp/x'", "INTO"},
+	{"SELECT a INTO @v FROM t", "INTO"},
+	{"SELECT a FROM t INTO @v", "INTO"},
+	{"SELECT * FROM t INTO OUTFILE '/tmp/x' FIELDS TERMINATED BY ','", "INTO"},
+	{"SELECT 1 UNION SELECT a FROM t INTO OUTFILE '/tmp/x'", "INTO"},
+	{"SELECT a FROM t ORDER BY a LIMIT 1 INTO @v", "INTO"},
+	{"SELECT @x := 1", "assigning a variable"},
+	{"SELECT a FROM t WHERE (@x := a) > 1", "assigning a variable"},
+	{"SELECT a FROM t FOR UPDATE", "FOR UPDATE"},
+	{"SELECT a FROM t FOR UPDATE NOWAIT", "locks rows"},
+	{"SELECT a FROM t FOR UPDATE SKIP LOCKED", "locks rows"},
+	{"SELECT a FROM t LOCK IN SHARE MODE", "locks rows"},
+	{"SELECT a FROM t FOR SHARE", "locks rows"},
+	{"SELECT (SELECT a FROM t FOR UPDATE)", "locks rows"},
+	{"SELECT * FROM (SELECT a FROM t LOCK IN SHARE MODE) x", "locks rows"},
+	{"SELECT SLEEP(1)", "SLEEP"},
+	{"SELECT sleep (1)", "SLEEP"},
+	{"SELECT `sleep`(1)", "SLEEP"},
+	{"SELECT 1 FROM t WHERE a = 1 AND SLEEP(1)", "SLEEP"},
+	{"SELECT BENCHMARK(10, MD5('a'))", "BENCHMARK"},
+	{"SELECT GET_LOCK('a', 0)", "GET_LOCK"},
+	{"SELECT RELEASE_LOCK('a')", "RELEASE_LOCK"},
+	{"SELECT RELEASE_ALL_LOCKS()", "RELEASE_ALL_LOCKS"},
+	{"SELECT IS_FREE_LOCK('a')", "IS_FREE_LOCK"},
+	{"SELECT IS_USED_LOCK('a')", "IS_USED_LOCK"},
+	{"SELECT * FROM t WHERE a = (SELECT GET_LOCK('a', 0))", "GET_LOCK"},
+	{"SELECT LOAD_FILE('/etc/passwd')", "LOAD_FILE"},
+	{"SELECT LAST_INSERT_ID(5)", "LAST_INSERT_ID(expr)"},
+	{"SELECT UUID_SHORT()", "UUID_SHORT"},
+	{"SELECT sys_exec('id')", "defined in the database"},
+	{"SELECT my_fn(1)", "defined in the database"},
+	{"SELECT test.f(1)", "stored function"},
+	{"SELECT unknown_fn(1)", "not a built-in MariaDB function"},
+	{"SELECT NEXTVAL(s)", "NEXTVAL"},
+	{"SELECT SETVAL(s, 1)", "SETVAL"},
+	{"SELECT NEXT VALUE FOR s", "NEXTVAL"},
+	{"SELECT MASTER_POS_WAIT('f', 1)", "MASTER_POS_WAIT"},
+	{"SELECT MASTER_GTID_WAIT('0-1-1')", "MASTER_GTID_WAIT"},
+	{"SELECT 1 --SLEEP(1)", "SLEEP"},
+	{"CREATE TEMPORARY TABLE x (a int)", "CREATE TEMPORARY TABLE"},
+	{"CREATE TEMPORARY TABLE x SELECT 1", "CREATE TEMPORARY TABLE"},
+	{"DROP TEMPORARY TABLE x", "DROP TABLE"},
+	{"CREATE TABLE x (a int)", "CREATE TABLE"},
+	{"DROP TABLE t", "DROP TABLE"},
+	{"ALTER TABLE t ADD COLUMN z int", "ALTER TABLE"},
+	{"TRUNCATE TABLE t", "TRUNCATE TABLE"},
+	{"RENAME TABLE t TO t2", "RENAME TABLE"},
+	{"CREATE INDEX i ON t (a)", "CREATE INDEX"},
+	{"CREATE VIEW v2 AS SELECT 1", "CREATE VIEW"},
+	{"SET @a = 1", "SET"},
+	{"SET SESSION sql_mode = ''", "SET"},
+	{"SET TRANSACTION READ WRITE", "SET"},
+	{"SET STATEMENT max_statement_time=100 FOR SELECT 1", "SET"},
+	{"START TRANSACTION", "START TRANSACTION"},
+	{"BEGIN", "transaction control"},
+	{"COMMIT", "COMMIT"},
+	{"ROLLBACK", "ROLLBACK"},
+	{"SAVEPOINT s", "transaction control"},
+	{"DO SLEEP(1)", "DO"},
+	{"CALL p()", "CALL"},
+	{"HANDLER t OPEN", "HANDLER"},
+	{"LOAD DATA INFILE '/etc/passwd' INTO TABLE t", "LOAD DATA"},
+	{"ANALYZE TABLE t", "ANALYZE"},
+	{"ANALYZE SELECT * FROM t", "ANALYZE runs"},
+	{"ANALYZE FORMAT=JSON SELECT * FROM t", "ANALYZE runs"},
+	{"EXPLAIN ANALYZE SELECT * FROM t", "EXPLAIN ANALYZE"},
+	{"EXPLAIN DELETE FROM t", "EXPLAIN DELETE"},
+	{"EXPLAIN t", "of a table"},
+	{"DESCRIBE t", "of a table"},
+	{"SHOW TABLES", "SHOW"},
+	{"KILL 1", "KILL"},
+	{"INSTALL SONAME 'ha_connect'", "INSTALL"},
+	{"CREATE FUNCTION sys_exec RETURNS INT SONAME 'lib_mysqludf_sys.so'", "CREATE"},
+	{"PREPARE s FROM 'SELECT 1'", "PREPARE"},
+	{"EXECUTE s", "EXECUTE"},
+	{"LOCK TABLES t READ", "LOCK TABLES"},
+	{"UNLOCK TABLES", "UNLOCK TABLES"},
+	{"FLUSH TABLES", "FLUSH"},
+	{"OPTIMIZE TABLE t", "OPTIMIZE"},
+	{"GRANT ALL ON *.* TO x", "GRANT"},
+	{"INSERT INTO t VALUES (1)", "INSERT"},
+	{"REPLACE INTO t VALUES (1)", "REPLACE"},
+	{"UPDATE t SET a = 1", "UPDATE"},
+	{"DELETE FROM t", "DELETE"},
+	{"WITH x AS (SELECT 1) DELETE FROM t", "DELETE"},
+	{"WITH x AS (SELECT 1) UPDATE t SET a = 1", "UPDATE"},
+	{"XA START 'x'", "XA"},
+	{"VALUES (1, 2), (3, 4)", "VALUES"},
+	{"TABLE t", "TABLE t"},
+	{"SELECT a FROM t ORDER BY a OFFSET 5 ROWS FETCH FIRST 10 ROWS ONLY", "LIMIT"},
+	{"SELECT CAST(a AS INTEGER) FROM t", "SIGNED"},
+	{"SELECT * FROM JSON_TABLE('[1,2]', '$[*]' COLUMNS (x INT PATH '$')) AS jt", "JSON_TABLE"},
+	{"SELECT * FROM tv FOR SYSTEM_TIME AS OF TIMESTAMP '2020-01-01 00:00:00'", "SYSTEM_TIME"},
+	{"SELEC 1", "syntax error"},
+	{"SELECT char_func(65)", "not a built-in"},
+	{"SELECT * FROM", "syntax error"},
+	{"SELECT tidb_version()", "not a built-in"},
+	{"SELECT char_func(65)", "not a built-in"},
+	{"SELECT JSON_ARRAY(1) MEMBER OF ('[1]')", "not a built-in MariaDB"},
+	{"SELECT 1\x00", "NUL"},
+	{"SELECT '\xff'", "UTF-8"},
+}
