@@ -12,15 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rs/zerolog"
-
 	"github.com/sqlmcp/sqlmcp/agent"
-	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
-	"github.com/sqlmcp/sqlmcp/internal/mcptest"
-	"github.com/sqlmcp/sqlmcp/sources"
-	"github.com/sqlmcp/sqlmcp/tools"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 )
 
 // TestEveryDialectHasARule: each Dialect constant the root package
@@ -65,23 +59,6 @@ func TestEveryDialectHasARule(t *testing.T) {
 	}
 }
 
-// serveSet serves SQLite databases (NAME=PATH each) as sources of one
-// server, as serve --db NAME=PATH ... does, through a real MCP client.
-func serveSet(t *testing.T, specs ...string) *mcp.ClientSession {
-	t.Helper()
-	f, err := config.FromURLs(specs, config.Settings{MaxConcurrency: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range f.Sources {
-		s.Description = "The " + s.Name + " database."
-	}
-	set := sources.New(f, nil)
-	t.Cleanup(set.Close)
-	set.Start(t.Context())
-	return mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
-}
-
 // archiveFile is a copy of the SQLite fixture where every order has
 // shipped.
 func archiveFile(t *testing.T) (string, int) {
@@ -111,7 +88,7 @@ func archiveFile(t *testing.T) (string, int) {
 func TestChoosesTheDatabase(t *testing.T) {
 	archive, shipped := archiveFile(t)
 	eachProvider(t, func(t *testing.T, p provider) {
-		cs := serveSet(t, "shop="+dbtest.SQLiteFile(t), "archive="+archive)
+		cs := toolstest.ServeSet(t, "shop="+dbtest.SQLiteFile(t), "archive="+archive)
 		f := newFake(t, p,
 			turn(text("The archive holds old orders."), use("d1", "list_tables", `{"database":"archive"}`)),
 			turn(use("d2", "run_query", map[string]string{"sql": shippedSQL, "database": "archive"})),
