@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/text":      {},
 	"internal/sqlscan":   {},
 	"internal/term":      {"github.com/sqlmcp/sqlmcp/internal/text", "golang.org/x/term"},
-	"internal/toolstest": {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/mcptest", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/tools", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog"},
+	"internal/toolstest": {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/mcptest", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/tools", "github.com/sqlmcp/sqlmcp/config", "github.com/sqlmcp/sqlmcp/sources", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog"},
 	"internal/files":     {},
 	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5", "github.com/go-sql-driver/mysql"},
 	"cmd/sqlmcp":         {"*"},

@@ -98,6 +98,9 @@ type Answer struct {
 	// Submitted is false when the model never submitted: the answer is
 	// then the last query that ran without error.
 	Submitted bool
+	// Database is the database the SQL ran in, when the model chose it
+	// on a server of several; Text then names it.
+	Database string
 }
 
 // Agent answers questions over one MCP session. It is safe for concurrent
@@ -113,6 +116,9 @@ type Agent struct {
 	toolNames map[string]bool
 	system    string
 	dialect   string
+	// databases are the server's, when it has several and the model
+	// chooses: tool calls then name theirs.
+	databases []DatabaseSummary
 	mu        sync.Mutex // serializes OnEvent and Trace
 }
 
@@ -159,8 +165,6 @@ func New(ctx context.Context, cs *mcp.ClientSession, o *Options) (*Agent, error)
 			return nil, fmt.Errorf("the server has no %s tool: is it sqlmcp?", need)
 		}
 	}
-	a.tools = append(a.tools, submitTool)
-
 	a.dialect = a.client.Dialect(ctx)
 	tokens := o.SchemaTokens
 	if tokens == 0 {
@@ -170,19 +174,38 @@ func New(ctx context.Context, cs *mcp.ClientSession, o *Options) (*Agent, error)
 	if tokens > 0 {
 		budget = tokens * 4
 	}
-	schema, err := readSchema(ctx, a.client, budget)
+	listed, err := a.client.ListTables(ctx)
 	if err != nil {
 		return nil, err
 	}
-	a.system = systemPrompt(a.dialect, a.client.Instructions(), schema, a.maxTurns)
+	var schema string
+	if len(listed.Databases) > 0 {
+		// A server of several databases, none named: the model chooses.
+		a.databases, a.dialect = listed.Databases, ""
+		a.tools = append(a.tools, submitToolFor(a.databases))
+		schema, err = readDatabases(ctx, a.client, listed, budget)
+	} else {
+		a.tools = append(a.tools, submitTool)
+		schema, err = readSchema(ctx, a.client, listed, budget)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.system = systemPrompt(a.dialect, a.client.Instructions(), schema, a.maxTurns, a.databases)
 	return a, nil
 }
 
 // System returns the system prompt every request carries.
 func (a *Agent) System() string { return a.system }
 
-// Dialect returns "sqlite" or "postgres", or "" when the server did not say.
+// Dialect returns the database's dialect ("sqlite", "postgres", "duckdb",
+// "mysql"), or "" when the server did not say or has several databases
+// for the model to choose from.
 func (a *Agent) Dialect() string { return a.dialect }
+
+// Databases returns the databases the model chooses from: those of a
+// server of several, when the session does not name one; nil otherwise.
+func (a *Agent) Databases() []DatabaseSummary { return slices.Clone(a.databases) }
 
 // Tools returns the tools the model is offered: the server's, then
 // submit_answer.
@@ -197,8 +220,9 @@ const (
 
 // ranQuery is a query that ran without error, and what it returned.
 type ranQuery struct {
-	sql    string
-	result *Result
+	sql      string
+	database string // as the call named it, "" for none
+	result   *Result
 }
 
 // outcome is one finished tool call.
@@ -322,6 +346,12 @@ func (a *Agent) AskWithNotes(ctx context.Context, question, hint, notes string) 
 // finish fills the answer from the query that answers.
 func (a *Agent) finish(ans *Answer, turn int, q *ranQuery, start time.Time) *Answer {
 	ans.SQL = q.sql
+	if len(a.databases) > 0 && q.database != "" {
+		ans.Database = q.database
+		if !strings.Contains(ans.Text, q.database) {
+			ans.Text = strings.TrimSpace(ans.Text + " (database " + q.database + ")")
+		}
+	}
 	for _, c := range q.result.Columns {
 		ans.Columns = append(ans.Columns, c.Name)
 		ans.ColumnTypes = append(ans.ColumnTypes, c.Type)
@@ -377,11 +407,18 @@ func (a *Agent) call(ctx context.Context, c Block) outcome {
 	}
 	switch {
 	case c.Name == submitTool.Name:
-		var in struct{ SQL, Answer string }
+		var in struct{ SQL, Answer, Database string }
 		if err := json.Unmarshal(c.Input, &in); err != nil || strings.TrimSpace(in.SQL) == "" {
+			if len(a.databases) > 0 {
+				return outcome{text: `submit_answer needs {"database": "...", "sql": "...", "answer": "..."}: the database, the final SQL and a short answer`, isError: true}
+			}
 			return outcome{text: `submit_answer needs {"sql": "...", "answer": "..."}: the final SQL and a short answer`, isError: true}
 		}
-		o := a.query(ctx, in.SQL, nil)
+		var qargs map[string]any
+		if in.Database != "" {
+			qargs = map[string]any{"sql": in.SQL, "database": in.Database}
+		}
+		o := a.query(ctx, in.SQL, qargs)
 		if o.isError {
 			return outcome{text: "The submitted SQL failed, so the answer was not accepted: " + o.text +
 				"\nFix the SQL (test it with run_query) and call submit_answer again.", isError: true}
@@ -419,7 +456,8 @@ func (a *Agent) query(ctx context.Context, sql string, args map[string]any) outc
 	if err != nil {
 		return outcome{text: toolText("", err), isError: true}
 	}
-	return outcome{text: r.Text, query: &ranQuery{sql: sql, result: r}}
+	db, _ := args["database"].(string)
+	return outcome{text: r.Text, query: &ranQuery{sql: sql, database: db, result: r}}
 }
 
 // toolText is what the model reads of a tool call that ended in err: the

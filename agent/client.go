@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,10 +15,21 @@ import (
 // for eval. It is safe for concurrent use.
 type Client struct {
 	cs *mcp.ClientSession
+	// database, when set, is the database every call names.
+	database string
 }
 
 // NewClient wraps an open session; closing it stays the caller's job.
 func NewClient(cs *mcp.ClientSession) *Client { return &Client{cs: cs} }
+
+// WithDatabase returns a client over the same session whose calls name
+// database, unless a call names one itself: for a server of several.
+func (c *Client) WithDatabase(database string) *Client {
+	return &Client{cs: c.cs, database: database}
+}
+
+// Database is the database the client's calls name, "" for none.
+func (c *Client) Database() string { return c.database }
 
 // Session is the session the client calls over.
 func (c *Client) Session() *mcp.ClientSession { return c.cs }
@@ -51,6 +63,10 @@ func (c *Client) Call(ctx context.Context, name string, args map[string]any) (st
 func (c *Client) call(ctx context.Context, name string, args map[string]any) (string, json.RawMessage, error) {
 	if args == nil {
 		args = map[string]any{}
+	}
+	if _, named := args["database"]; c.database != "" && !named {
+		args = maps.Clone(args)
+		args["database"] = c.database
 	}
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -94,11 +110,26 @@ func callInto[T any](ctx context.Context, c *Client, name string, args map[strin
 	return text, out, nil
 }
 
-// Tables is list_tables' result.
+// Tables is list_tables' result. On a server of several databases,
+// list_tables without a database lists them in Databases instead.
 type Tables struct {
 	// Text is the listing as the model reads it.
-	Text   string         `json:"-"`
-	Tables []TableSummary `json:"tables"`
+	Text      string            `json:"-"`
+	Tables    []TableSummary    `json:"tables"`
+	Databases []DatabaseSummary `json:"databases"`
+}
+
+// DatabaseSummary is one database of a server of several, as list_tables
+// names it.
+type DatabaseSummary struct {
+	Name string `json:"name"` // as the tools' database argument takes it
+	// Engine is the database's dialect, as Client.Dialect names them.
+	Engine      string `json:"engine"`
+	Description string `json:"description"`
+	// Tables counts its tables and views; nil when it is unavailable, and
+	// Unavailable says why.
+	Tables      *int   `json:"tables"`
+	Unavailable string `json:"unavailable"`
 }
 
 // TableSummary is a table or view as list_tables names it.
@@ -108,7 +139,8 @@ type TableSummary struct {
 }
 
 // ListTables lists the tables and views (list_tables with no arguments:
-// the server's first 200).
+// the server's first 200); on a server of several databases, from a
+// client without WithDatabase, it lists the databases.
 func (c *Client) ListTables(ctx context.Context) (*Tables, error) {
 	text, out, err := callInto[Tables](ctx, c, "list_tables", nil)
 	if err != nil {
@@ -205,12 +237,17 @@ func (c *Client) QueryArgs(ctx context.Context, args map[string]any) (*Result, e
 }
 
 // Dialect names the SQL dialect of the database behind the session,
-// "sqlite" or "postgres": from what the server declares as data
+// "sqlite", "postgres", "duckdb" or "mysql": from what the server declares as data
 // (capabilities.experimental.sqlmcp.dialect), or failing that by asking
 // the database. It returns "" when it cannot tell.
 func (c *Client) Dialect(ctx context.Context) string {
 	if r := c.cs.InitializeResult(); r != nil && r.Capabilities != nil {
 		if ours, ok := r.Capabilities.Experimental["sqlmcp"].(map[string]any); ok {
+			if dbs, ok := ours["databases"].(map[string]any); ok && c.database != "" {
+				if d, ok := dbs[c.database].(string); ok && d != "" {
+					return d
+				}
+			}
 			if d, ok := ours["dialect"].(string); ok && d != "" {
 				return d
 			}

@@ -68,7 +68,7 @@ func parseAsk(args []string, stdout io.Writer, getenv func(string) string) (*ask
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.server.url, "server", "", "ask a running sqlmcp serve --http at this URL (its /mcp endpoint) instead of starting one (SQLMCP_SERVER)")
-	fs.StringVar(&cfg.server.database, "database", "", "on a server of several databases (--config, or --server), the one to ask: every tool call names it (SQLMCP_DATABASE)")
+	fs.StringVar(&cfg.server.database, "database", "", "on a server of several databases (--config, or --server), the one to ask: every tool call names it; without it the model chooses one from the question and says which (SQLMCP_DATABASE)")
 	fs.StringVar(&cfg.server.token, "token", "", "--server: the bearer token to send; prefer the environment variable, since a flag's value shows in ps (SQLMCP_TOKEN)")
 	cfg.models.define(fs, true)
 	fs.StringVar(&cfg.hint, "hint", "", "outside knowledge the question needs, such as what a code means (SQLMCP_HINT)")
@@ -241,6 +241,13 @@ func ask(ctx context.Context, cfg *askConfig, stdin io.Reader, stdout, stderr io
 		return fmt.Errorf("preparing the agent: %w", err)
 	}
 	p.Status("")
+	if dbs := a.Databases(); cfg.verbose && len(dbs) > 0 {
+		names := make([]string, len(dbs))
+		for i, d := range dbs {
+			names[i] = d.Name
+		}
+		p.Line("the model chooses among the databases " + strings.Join(names, ", "))
+	}
 
 	one := func(question string) error {
 		known := book.Prompt(notes.Query{ID: notes.NoQuestion, Question: question, Hint: cfg.hint}, 0)

@@ -467,3 +467,47 @@ func TestPrintTable(t *testing.T) {
 		t.Errorf("got %d lines ending %q", len(lines), lines[len(lines)-1])
 	}
 }
+
+// TestAskChoosesDatabase: ask without --database on a server of several
+// databases lets the model choose one: it is shown them, names the one it
+// chose on each call, and the answer says which.
+func TestAskChoosesDatabase(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.db")
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "sqlmcp.yaml")
+	text := "sources:\n  - name: empty\n    url: " + other + "\n  - name: shop\n    url: " + dbtest.SQLiteFile(t) + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := script[citiesQuestion]
+	fake := modeltest.New(t, func(r *modeltest.Request) modeltest.Reply {
+		if sys := r.System(); !strings.Contains(sys, "This server has 2 databases") || !strings.Contains(sys, "- shop (sqlite, 7 tables)") {
+			return modeltest.Reply{Status: http.StatusBadRequest, Text: "the system prompt does not list the databases:\n" + sys}
+		}
+		call := func(name string, args any) modeltest.Reply {
+			return modeltest.Reply{Calls: []modeltest.ReplyCall{{Name: name, Args: args}}}
+		}
+		switch r.Steps() {
+		case 0:
+			return call("list_tables", map[string]any{"database": "shop"})
+		case 1:
+			return call("run_query", map[string]any{"sql": s.sql, "database": "shop"})
+		}
+		return call("submit_answer", map[string]any{"database": "shop", "sql": s.sql, "answer": s.answer})
+	})
+	stdout, stderr, err := runAsk(t, nil, "", append(fakeFlags(fake), "--config", file, "--verbose", citiesQuestion)...)
+	want := strings.Replace(citiesAnswer, s.answer, s.answer+" (database shop)", 1)
+	if err != nil || stdout != want {
+		t.Fatalf("got %v\n%s\nwant\n%s\nstderr: %s", err, stdout, want, stderr)
+	}
+	if !strings.Contains(stderr, "the model chooses among the databases empty, shop") {
+		t.Errorf("--verbose does not say the model chooses:\n%s", stderr)
+	}
+	if seen := seenLog(fake); !strings.Contains(seen, "step 1 after: 7 tables and views:") || !strings.Contains(seen, "step 2 after: city | customers\nLondon | 2") {
+		t.Errorf("the model did not read shop's tables and result:\n%s", seen)
+	}
+}

@@ -11,10 +11,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/builtin"
+	"github.com/sqlmcp/sqlmcp/sources"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -64,4 +66,23 @@ func ServeDB(t testing.TB, db *source.DB, o *Options) *mcp.ClientSession {
 	}
 	srv := tools.NewServer(db, cat, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 8})
 	return mcptest.ConnectClient(t, srv, o.Client)
+}
+
+// ServeSet serves the databases specs name (NAME=URL each) as sources of
+// one server, as `sqlmcp serve --db NAME=URL ...` does, each described as
+// "The NAME database.", and returns a client session to the tools over
+// in-memory transports. Everything is closed when the test ends.
+func ServeSet(t testing.TB, specs ...string) *mcp.ClientSession {
+	t.Helper()
+	f, err := config.FromURLs(specs, config.Settings{MaxConcurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range f.Sources {
+		s.Description = "The " + s.Name + " database."
+	}
+	set := sources.New(f, nil)
+	t.Cleanup(set.Close)
+	set.Start(t.Context())
+	return mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
 }
