@@ -42,8 +42,7 @@ Flags (each also read from the environment variable shown; a flag wins):
 // noModel is what ask says when no model is configured.
 var noModel = agent.ErrNoModel.Error()
 
-// serveFlags are serve's flags that ask takes too and hands to the server
-// it starts.
+// serveFlags are serve's flags that ask takes and hands to its server.
 var serveFlags = []string{"db", "config", "demo", "annotations", "descriptions", "schema", "require-readonly-role", "cache-dir", "timeout",
 	"max-rows", "max-rows-limit", "max-bytes", "max-cell-bytes", "max-concurrency", "log-level"}
 
