@@ -98,3 +98,24 @@ func permitted(allow []string, p string) bool {
 	}
 	return false
 }
+
+// TestCmdIsThin holds cmd/sqlmcp to short files: flags and environment in,
+// a server or a command out; anything longer belongs in a package.
+func TestCmdIsThin(t *testing.T) {
+	files, err := filepath.Glob("cmd/sqlmcp/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n >= 300 {
+			t.Errorf("%s has %d lines; keep every cmd file under 300", f, n)
+		}
+	}
+}
