@@ -171,11 +171,11 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		if err == nil {
 			s, err = r.pick(ctx, in.database(), t.Name)
 		}
-		release := func() {}
 		switch {
 		case err == errListDatabases:
 			out, err = h(nil, ctx, in)
 		case err == nil:
+			var release func()
 			release, err = s.acquire(ctx)
 			if err == nil {
 				// The signal that the call has its turn and is running:
