@@ -313,17 +313,8 @@ func (b *backend) catalogFor(ctx context.Context, own bool) *catalog {
 	return b.cat.Load()
 }
 
-func str(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
+// str reads a catalog cell as text.
+func str(v any) string { return source.CellText(v) }
 
 func num(v any) int64 {
 	switch v := v.(type) {
