@@ -2,45 +2,19 @@ package schema
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
 // Words splits text into lower-case words at spaces, punctuation,
 // underscores, case changes (freeMealCount) and letter-digit boundaries,
 // and folds a plural to its singular so "meals" matches "meal" and
 // "categories" matches "category".
-func Words(text string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, singular(strings.ToLower(string(cur))))
-			cur = cur[:0]
-		}
+func Words(s string) []string {
+	words := text.Words(s)
+	for i, w := range words {
+		words[i] = singular(w)
 	}
-	rs := []rune(text)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if len(cur) > 0 {
-				prev := cur[len(cur)-1]
-				next := rune(0)
-				if i+1 < len(rs) {
-					next = rs[i+1]
-				}
-				lowerToUpper := unicode.IsLower(prev) && unicode.IsUpper(r)
-				acronymEnd := unicode.IsUpper(prev) && unicode.IsUpper(r) && unicode.IsLower(next)
-				digitEdge := unicode.IsDigit(prev) != unicode.IsDigit(r)
-				if lowerToUpper || acronymEnd || digitEdge {
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
 	return words
 }
 
