@@ -11,29 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
-	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
-	"github.com/sqlmcp/sqlmcp/internal/mcptest"
-	"github.com/sqlmcp/sqlmcp/sources"
-	"github.com/sqlmcp/sqlmcp/tools"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 )
-
-// serveSet serves the databases specs names (NAME=URL each) through a real
-// MCP client, with each source's description "the NAME database".
-func serveSet(t *testing.T, specs ...string) (*mcp.ClientSession, *sources.Set) {
-	t.Helper()
-	f, err := config.FromURLs(specs, config.Settings{MaxConcurrency: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range f.Sources {
-		s.Description = "The " + s.Name + " database."
-	}
-	set := sources.New(f, nil)
-	t.Cleanup(set.Close)
-	set.Start(t.Context())
-	return mcptest.Connect(t, tools.NewServerSet(set, nil)), set
-}
 
 // callDB calls tool with args and returns what the model reads, and whether
 // it is an error.
@@ -52,7 +32,7 @@ func callDB(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]an
 func TestSeveralDatabases(t *testing.T) {
 	pg1, pg2 := dbtest.PostgresDSN(t), dbtest.PostgresDSN(t)
 	dbtest.PostgresExec(t, pg2, `CREATE TABLE only_here (id int PRIMARY KEY, label text); INSERT INTO only_here VALUES (1, 'second')`)
-	cs, _ := serveSet(t, "shop="+dbtest.SQLiteFile(t), "pg="+pg1, "pg_two="+pg2)
+	cs := toolstest.ServeSet(t, "shop="+dbtest.SQLiteFile(t), "pg="+pg1, "pg_two="+pg2)
 
 	init := cs.InitializeResult()
 	for _, want := range []string{"3 databases", "- shop (sqlite): The shop database.", "- pg (postgres): The pg database.", "- pg_two (postgres)"} {
@@ -151,7 +131,7 @@ func TestDatabaseDownAtStart(t *testing.T) {
 	c := dbtest.NewCluster(t)
 	c.LoadFixture(t)
 	c.Stop(t)
-	cs, _ := serveSet(t, "shop="+dbtest.SQLiteFile(t), "later="+c.DSN+"&connect_timeout=2")
+	cs := toolstest.ServeSet(t, "shop="+dbtest.SQLiteFile(t), "later="+c.DSN+"&connect_timeout=2")
 
 	got, _ := callDB(t, cs, "list_tables", nil)
 	if !strings.Contains(got, "- later (postgres, unavailable: cannot connect to PostgreSQL") || !strings.Contains(got, "- shop (sqlite, 7 tables)") {
@@ -189,7 +169,7 @@ func TestToolListSameForManySources(t *testing.T) {
 		for i := range n {
 			specs = append(specs, fmt.Sprintf("db%d=%s", i, dbtest.SQLiteFile(t)))
 		}
-		cs, _ := serveSet(t, specs...)
+		cs := toolstest.ServeSet(t, specs...)
 		res, err := cs.ListTools(t.Context(), nil)
 		if err != nil {
 			t.Fatal(err)
