@@ -123,13 +123,7 @@ func MySQLLimit(sql string, limit int, cat MySQLCatalog) (MySQLQuery, error) {
 
 // limitMySQL writes body with its outermost LIMIT at most limit.
 func limitMySQL(stmt ast.StmtNode, text *myText, body string, limit int) (string, error) {
-	var l *ast.Limit
-	switch s := stmt.(type) {
-	case *ast.SelectStmt:
-		l = s.Limit
-	case *ast.SetOprStmt:
-		l = s.Limit
-	}
+	l := stmtLimit(stmt)
 	// The outermost LIMIT is the last LIMIT outside brackets: what could
 	// follow it (INTO, FOR UPDATE) was refused. A query in brackets,
 	// (SELECT ... LIMIT 5), has none outside them, and takes one after.
@@ -143,10 +137,10 @@ func limitMySQL(stmt ast.StmtNode, text *myText, body string, limit int) (string
 		return body + "\nLIMIT " + strconv.Itoa(limit), nil
 	}
 	count := at + 1
-	if at >= 0 && text.punct(at+2, ',') {
+	if text.punct(at+2, ',') {
 		count = at + 3
 	}
-	if at < 0 || count >= len(text.tokens) || text.tokens[count].kind != 'w' {
+	if count >= len(text.tokens) || text.tokens[count].kind != 'w' {
 		return "", &Error{Reason: "the query's LIMIT could not be read", Hint: "Write LIMIT with a plain number of rows"}
 	}
 	tok := text.tokens[count]
@@ -162,13 +156,7 @@ func limitMySQL(stmt ast.StmtNode, text *myText, body string, limit int) (string
 
 // outerLimit returns the row count of a statement's outermost LIMIT.
 func outerLimit(stmt ast.StmtNode) (uint64, bool) {
-	var l *ast.Limit
-	switch s := stmt.(type) {
-	case *ast.SelectStmt:
-		l = s.Limit
-	case *ast.SetOprStmt:
-		l = s.Limit
-	}
+	l := stmtLimit(stmt)
 	if l == nil {
 		return 0, false
 	}
@@ -183,6 +171,17 @@ func outerLimit(stmt ast.StmtNode) (uint64, bool) {
 		return uint64(max(n, 0)), true
 	}
 	return 0, false
+}
+
+// stmtLimit is a query's own outermost LIMIT clause, or nil.
+func stmtLimit(stmt ast.StmtNode) *ast.Limit {
+	switch s := stmt.(type) {
+	case *ast.SelectStmt:
+		return s.Limit
+	case *ast.SetOprStmt:
+		return s.Limit
+	}
+	return nil
 }
 
 // mysqlParsers holds parsers, which are not safe for concurrent use.
