@@ -33,6 +33,18 @@ type TableDef struct {
 	// schema, no SELECT on it), on an engine with privileges; "" when it
 	// may.
 	Unreadable string
+	// Reads are, for a view (or materialized view), the columns of other
+	// relations its definition reads, as the engine itself resolves them
+	// (PostgreSQL's pg_depend, SQLite's authorizer); a Column "" is the
+	// whole relation (count(*), a whole-row reference). Nil for a table,
+	// and for a view whose reads the engine cannot tell, which a policy
+	// then treats as reading everything.
+	Reads []ColumnRead
+}
+
+// ColumnRead is a column a view reads: Column "" for the whole relation.
+type ColumnRead struct {
+	Schema, Table, Column string
 }
 
 // ColumnDef is one column, in declaration order.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
 )
 
 // Engine is one kind of database sqlmcp can serve: SQLite, PostgreSQL,
@@ -287,4 +288,17 @@ type SchemaDef struct {
 type RoleChecker interface {
 	WriteAccess(ctx context.Context, r Reader) ([]string, error)
 	ReadOnlyRoleSQL(role string) string
+}
+
+// PolicyEnforcer is what a Backend implements when its guard can enforce a
+// table and column policy (SQLite, PostgreSQL): once SetPolicy is called,
+// every statement that is not sqlmcp's own (Statement.Own) is refused when
+// it reads what p denies or uses a masked column for anything but
+// returning it, and the Columns of a result that returns a masked column
+// carry its Mask. SetPolicy is called before the first such statement and
+// again when the catalog, and so the policy's resolution, changes. A
+// policy on a source whose backend is no PolicyEnforcer is an error at
+// start.
+type PolicyEnforcer interface {
+	SetPolicy(p guard.PolicyCatalog)
 }

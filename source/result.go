@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/text"
 )
 
@@ -21,6 +22,10 @@ type Column struct {
 	// PostgreSQL, the value's type as format_type names it, without
 	// modifiers ("integer", "character varying", "text[]").
 	Type string `json:"type"`
+	// Mask is set, by an engine enforcing a policy (see PolicyEnforcer),
+	// on a column that carries a masked column's values: the door redacts
+	// them before anything else sees them.
+	Mask *guard.MaskedColumn `json:"-"`
 }
 
 // Result is a query's answer, cut to the limits with the cut reported.
