@@ -197,6 +197,12 @@ type Statement struct {
 	// for a sort) or skip per-call budgets that could keep sqlmcp from
 	// starting.
 	Own bool
+	// Builtin marks the statements sqlmcp builds itself from catalog
+	// names for the value tools (sampling, counting distinct values):
+	// they run under the model's budgets, but a table and column policy
+	// is not judged on them, since they name only columns the caller
+	// already checked, and the caller redacts what they return.
+	Builtin bool
 }
 
 // Sink receives a statement's result. Columns is called once, before the
@@ -292,7 +298,7 @@ type RoleChecker interface {
 
 // PolicyEnforcer is what a Backend implements when its guard can enforce a
 // table and column policy (SQLite, PostgreSQL): once SetPolicy is called,
-// every statement that is not sqlmcp's own (Statement.Own) is refused when
+// every statement that is not sqlmcp's own (Statement.Own or Builtin) is refused when
 // it reads what p denies or uses a masked column for anything but
 // returning it, and the Columns of a result that returns a masked column
 // carry its Mask. SetPolicy is called before the first such statement and
