@@ -188,3 +188,5 @@ func TestFoldedNames(t *testing.T) {
 		t.Errorf("Relation(USERS) = %+v, %v", rel, ok)
 	}
 }
+
+var _ source.Policy = (*policy.Policy)(nil)

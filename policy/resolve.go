@@ -291,10 +291,22 @@ func (p *Policy) Readable(schema, name string) bool {
 	return r != nil && r.readable
 }
 
-// Column reports what the policy lets a query do with a column of a
-// relation (as the catalog spells them), and for a masked one how it is
-// shown. A column of a relation that may not be read is Denied.
-func (p *Policy) Column(schema, table, column string) (guard.Access, MaskMode) {
+// Access reports what the policy lets a query do with a column of a
+// relation (as the catalog spells them). A column of a relation that may
+// not be read is Denied.
+func (p *Policy) Access(schema, table, column string) guard.Access {
+	a, _ := p.column(schema, table, column)
+	return a
+}
+
+// Mode is how a masked column's values are shown; "" for a column that is
+// not masked.
+func (p *Policy) Mode(schema, table, column string) MaskMode {
+	_, m := p.column(schema, table, column)
+	return m
+}
+
+func (p *Policy) column(schema, table, column string) (guard.Access, MaskMode) {
 	r := p.rels[[2]string{schema, table}]
 	if r == nil || !r.readable {
 		return guard.Denied, ""
@@ -318,7 +330,7 @@ func (p *Policy) Filter(defs []source.TableDef) []source.TableDef {
 		}
 		denied := func(table, schema string, cols []string) bool {
 			for _, c := range cols {
-				if a, _ := p.Column(schema, table, c); a == guard.Denied {
+				if p.Access(schema, table, c) == guard.Denied {
 					return true
 				}
 			}
@@ -345,8 +357,7 @@ func (p *Policy) Redact(m guard.MaskedColumn, v any) any {
 	if v == nil {
 		return nil
 	}
-	_, mode := p.Column(m.Schema, m.Table, m.Column)
-	if mode != Hash {
+	if p.Mode(m.Schema, m.Table, m.Column) != Hash {
 		return RedactMarker
 	}
 	h := hmac.New(sha256.New, p.key)

@@ -14,9 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
 )
 
 // Options configure Open. The zero value, and nil, mean the defaults, but
@@ -42,7 +44,12 @@ type DB struct {
 	b      Backend
 	info   Info
 	limits sqlmcp.Limits
+
+	wantPolicy atomic.Bool           // RequirePolicy was called
+	policy     atomic.Pointer[holds] // nil until SetPolicy
 }
+
+type holds struct{ Policy }
 
 // Open opens the database dsn names, read-only, with the first of
 // opts.Engines that claims it, and checks that it answers. A dsn no engine
@@ -254,13 +261,44 @@ func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (
 	case maxRows > db.limits.MaxRowsLimit:
 		return nil, fmt.Errorf("max_rows %d is more than this server allows (%d); ask for fewer rows or aggregate", maxRows, db.limits.MaxRowsLimit)
 	}
+	return db.query(ctx, Statement{SQL: sql, Args: args}, maxRows)
+}
+
+// query is Query for st.SQL and st.Args, maxRows already checked, and
+// st.Builtin as the caller says.
+func (db *DB) query(ctx context.Context, st Statement, maxRows int) (*Result, error) {
+	pol := db.policy.Load()
+	if pol == nil && db.wantPolicy.Load() {
+		return nil, errNoPolicy
+	}
 	res := &Result{}
 	b := newBudget(db.limits, maxRows)
 	start := time.Now()
 	// One row past the cap is fetched, to know whether there are more.
-	st := Statement{SQL: sql, Args: args, Fetch: maxRows + 1, Cut: db.limits.MaxCellBytes}
-	err := db.run(ctx, st, Sink{Columns: func(cols []Column) { res.Columns = cols },
+	st.Fetch, st.Cut = maxRows+1, db.limits.MaxCellBytes
+	var masks []*guard.MaskedColumn
+	err := db.run(ctx, st, Sink{Columns: func(cols []Column) {
+		res.Columns = cols
+		masks = masks[:0]
+		for _, c := range cols {
+			if c.Mask != nil {
+				masks = append(masks, c.Mask)
+			}
+		}
+	},
 		Row: func(row []any) bool {
+			for _, m := range masks {
+				if pol == nil {
+					return false // an engine marked a mask no policy asked for: show nothing
+				}
+				if m.Position < len(row) {
+					v := row[m.Position]
+					if l, ok := v.(Lazy); ok {
+						v = l.Cell(db.limits.MaxCellBytes)
+					}
+					row[m.Position] = pol.Redact(*m, v)
+				}
+			}
 			cells, ok := b.add(row)
 			if !ok {
 				return false
@@ -277,6 +315,50 @@ func (db *DB) Query(ctx context.Context, sql string, maxRows int, args ...any) (
 		res.Rows = [][]any{}
 	}
 	return res, nil
+}
+
+// Policy is a table and column policy resolved against the catalog, as
+// the door needs it (package policy's *Policy is one): what the engine's
+// guard enforces, and how masked values are shown.
+type Policy interface {
+	guard.PolicyCatalog
+	// Access is what the policy lets a query do with the column of the
+	// relation schema.table, as the catalog spells them.
+	Access(schema, table, column string) guard.Access
+	// Redact is what is shown for value v of the masked column m.
+	Redact(m guard.MaskedColumn, v any) any
+}
+
+var errNoPolicy = errors.New("this database's table and column policy could not be applied yet (its catalog has not been read); try again shortly")
+
+// RequirePolicy makes db refuse every statement of the model's until
+// SetPolicy gives it a policy: a source with a policy is never served
+// without it, not even before its catalog could be read.
+func (db *DB) RequirePolicy() { db.wantPolicy.Store(true) }
+
+// SetPolicy has the engine's guard enforce p on every statement of the
+// model's from now on (see PolicyEnforcer), and the door redact the
+// masked columns of every result. An engine whose guard cannot enforce a
+// policy is an error, and db then refuses the model's statements when
+// RequirePolicy was called. Call it again when the catalog is read anew.
+func (db *DB) SetPolicy(p Policy) error {
+	e, ok := db.b.(PolicyEnforcer)
+	if !ok {
+		return fmt.Errorf("a table and column policy cannot be enforced on %s databases; serve it without one, or with a database role that can read only what the model may see", db.info.Dialect)
+	}
+	e.SetPolicy(p)
+	db.policy.Store(&holds{p})
+	return nil
+}
+
+// access is what the policy lets the value tools do with a column: every
+// column is Allowed without a policy.
+func (db *DB) access(t TableRef, col string) (Policy, guard.Access) {
+	h := db.policy.Load()
+	if h == nil {
+		return nil, guard.Allowed
+	}
+	return h.Policy, h.Access(t.Schema, t.Name, col)
 }
 
 // Catalog runs one of sqlmcp's own catalog statements through the same

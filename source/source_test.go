@@ -51,7 +51,7 @@ func TestQueryValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCols := []source.Column{{"id", "INTEGER"}, {"joined", "DATE"}, {"price", "DECIMAL(10,2)"}, {"photo", "BLOB"}, {"name", "TEXT"}, {"none_here", ""}}
+	wantCols := []source.Column{{Name: "id", Type: "INTEGER"}, {Name: "joined", Type: "DATE"}, {Name: "price", Type: "DECIMAL(10,2)"}, {Name: "photo", Type: "BLOB"}, {Name: "name", Type: "TEXT"}, {Name: "none_here", Type: ""}}
 	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}

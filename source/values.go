@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/sqlmcp/sqlmcp/guard"
 )
 
 // BigTable is the estimated row count above which a table is not counted
@@ -26,12 +29,19 @@ const (
 // sample shows the column's range and the same table gives the same sample
 // on every engine. The engine chooses how to read them (Values.Sample):
 // for a big table, pages from across the table first. Errors are Query's.
+//
+// Under a table and column policy, a denied column is an error and a
+// masked one's values come redacted, in the order of their redacted text.
 func (db *DB) Sample(ctx context.Context, t TableRef, col string, n int) ([]any, error) {
+	pol, access := db.access(t, col)
+	if access == guard.Denied {
+		return nil, deniedColumn(t, col)
+	}
 	spread := min(sampleSpread, db.limits.MaxRowsLimit)
 	var res *Result
 	for _, sql := range db.b.Values().Sample(t, col, sampleScan) {
 		var err error
-		if res, err = db.Query(ctx, sql, spread); err != nil {
+		if res, err = db.query(ctx, Statement{SQL: sql, Builtin: true}, spread); err != nil {
 			return nil, err
 		}
 		if len(res.Rows) > 0 {
@@ -44,7 +54,28 @@ func (db *DB) Sample(ctx context.Context, t TableRef, col string, n int) ([]any,
 			values = append(values, r[0])
 		}
 	}
+	if access == guard.Masked {
+		m := guard.MaskedColumn{Schema: t.Schema, Table: t.Name, Column: col}
+		for i, v := range values {
+			values[i] = pol.Redact(m, v)
+		}
+		slices.SortFunc(values, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	}
 	return values, nil
+}
+
+// deniedColumn is the error for a column a policy denies, worded as for
+// one that does not exist.
+func deniedColumn(t TableRef, col string) error {
+	return fmt.Errorf("table %q has no column named %q that you may read", t.Name, col)
+}
+
+// redactCounts redacts the values of a masked column's counts.
+func redactCounts(d *Distinct, pol Policy, t TableRef, col string) {
+	m := guard.MaskedColumn{Schema: t.Schema, Table: t.Name, Column: col}
+	for i := range d.Values {
+		d.Values[i].Value = pol.Redact(m, d.Values[i].Value)
+	}
 }
 
 // spreadRows picks n of sorted rows, evenly from the first to the last.
@@ -99,7 +130,26 @@ var ErrNoStats = fmt.Errorf("counting took longer than %s and the table has no s
 // whose text contains it, in any case. A big table (see BigTable) is
 // counted for a few seconds, then answered from the engine's statistics
 // (Estimated), or, when it has none, ErrNoStats. Other errors are Query's.
+//
+// Under a table and column policy, a denied column is an error, and a
+// masked one's values come redacted; a masked column cannot be filtered,
+// since a filter would test the values themselves.
 func (db *DB) Distinct(ctx context.Context, t TableRef, col, filter string, limit int) (*Distinct, error) {
+	pol, access := db.access(t, col)
+	switch {
+	case access == guard.Denied:
+		return nil, deniedColumn(t, col)
+	case access == guard.Masked && filter != "":
+		return nil, fmt.Errorf("the column %q of %q is masked: its values can be listed only as they are shown, not filtered; call distinct_values without a filter", col, t.Name)
+	}
+	d, err := db.distinct(ctx, t, col, filter, limit)
+	if err == nil && access == guard.Masked {
+		redactCounts(d, pol, t, col)
+	}
+	return d, err
+}
+
+func (db *DB) distinct(ctx context.Context, t TableRef, col, filter string, limit int) (*Distinct, error) {
 	v := db.b.Values()
 	var args []any
 	if filter != "" {
@@ -112,7 +162,7 @@ func (db *DB) Distinct(ctx context.Context, t TableRef, col, filter string, limi
 		// while, then fall back on the engine's statistics.
 		qctx, cancel = context.WithTimeout(ctx, min(db.limits.Timeout, BigCountTime))
 	}
-	res, err := db.Query(qctx, v.Distinct(t, col, filter != "", limit+1), limit, args...)
+	res, err := db.query(qctx, Statement{SQL: v.Distinct(t, col, filter != "", limit+1), Args: args, Builtin: true}, limit)
 	cancel()
 	if err != nil && big && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return db.distinctFromStats(ctx, t, col, filter, limit)
@@ -127,7 +177,7 @@ func (db *DB) Distinct(ctx context.Context, t TableRef, col, filter string, limi
 	}
 	out.Count = int64(len(out.Values))
 	if out.Truncated {
-		res, err := db.Query(ctx, v.CountDistinct(t, col, filter != "", distinctScan), 1, args...)
+		res, err := db.query(ctx, Statement{SQL: v.CountDistinct(t, col, filter != "", distinctScan), Args: args, Builtin: true}, 1)
 		if err != nil {
 			return nil, err
 		}
