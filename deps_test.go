@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"source/duckdb":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/duckdb/duckdb-go/v2"},
 	"schema":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/policy", "github.com/sqlmcp/sqlmcp/guard", "go.yaml.in/yaml/v3", "github.com/sqlmcp/sqlmcp/internal/text"},
 	"config":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/policy", "go.yaml.in/yaml/v3"},
-	"sources":            {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/config", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/sqlmcp/sqlmcp/source/postgres", "github.com/sqlmcp/sqlmcp/schema"},
+	"sources":            {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/config", "github.com/sqlmcp/sqlmcp/policy", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/sqlmcp/sqlmcp/source/postgres", "github.com/sqlmcp/sqlmcp/schema"},
 	"tools":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/sources", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/guard", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema", "github.com/rs/zerolog", "github.com/sqlmcp/sqlmcp/internal/sqlscan"},
 	"agent":              {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/internal/files"},
 	"demo":               {"github.com/mattn/go-sqlite3"},

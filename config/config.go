@@ -25,6 +25,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/policy"
 )
 
 // File is a configuration read by Load or made by FromURLs.
@@ -88,6 +89,9 @@ type Settings struct {
 	// Tolerate names the kinds of problem found at start (Tolerable) that
 	// are warnings for this source instead of errors.
 	Tolerate []string
+	// Policy is the source's table and column policy (a policy: block,
+	// or a file it names); nil for none. It is never a default.
+	Policy *policy.Spec
 }
 
 // Tolerable are the kinds of start-up problem a source may tolerate:
@@ -403,6 +407,8 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 			if v, ok := p.scalar(v, "description"); ok {
 				s.Description = strings.Join(strings.Fields(v), " ")
 			}
+		case "policy":
+			p.policy(s, v)
 		default:
 			p.setting(&s.Settings, s, k, v, "a source")
 		}
@@ -440,6 +446,20 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 		}
 	}
 	return s
+}
+
+// policy reads a source's policy: a block of its own, or the name of a
+// policy file, relative to the configuration file.
+func (p *parser) policy(s *Source, v *yaml.Node) {
+	var err error
+	if v.Kind == yaml.ScalarNode {
+		s.Policy, err = policy.Load(p.path(v.Value))
+	} else {
+		s.Policy, err = policy.FromNode(v, p.file)
+	}
+	if err != nil {
+		p.errorf(v.Line, "", "source %s: %v", s.Name, err)
+	}
 }
 
 // path places a relative file name beside the configuration file. A
@@ -482,7 +502,7 @@ func (p *parser) setting(st *Settings, src *Source, k, v *yaml.Node, where strin
 	if !ok {
 		known := slices.Sorted(mapKeys(settingKeys))
 		if src != nil {
-			known = append([]string{"name", "url", "description"}, known...)
+			known = append([]string{"name", "url", "description", "policy"}, known...)
 		}
 		p.unknown(k, "in "+where, known)
 		return

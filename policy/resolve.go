@@ -48,6 +48,12 @@ func (r *relation) display() string {
 	return r.schema + "." + r.name
 }
 
+// Error is a policy that does not match the catalog: names it does not
+// find, or contradictions. The source cannot be served until it is fixed.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
 // Resolve matches s's names against defs, one reading of the catalog
 // (source.Backend.ReadTables); fold says the engine compares names
 // ignoring case. Every name s holds must match exactly one relation or
@@ -127,7 +133,7 @@ func (s *Spec) Resolve(defs []source.TableDef, fold bool) (*Policy, error) {
 		if where != "" {
 			where += ": "
 		}
-		return nil, fmt.Errorf("%spolicy: %s", where, strings.Join(errs, "; "))
+		return nil, &Error{Msg: fmt.Sprintf("%spolicy: %s", where, strings.Join(errs, "; "))}
 	}
 	for _, r := range p.rels {
 		p.judge(r)

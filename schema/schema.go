@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/policy"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -52,6 +54,10 @@ type Column struct {
 	PrimaryKey  int     `json:"primary_key,omitempty"` // 1-based position in the primary key; 0 when not in it
 	Description string  `json:"description,omitempty"`
 	Values      string  `json:"values,omitempty"` // what the values mean: codes, units, formats
+	// Masked is how the source's policy shows the column's values
+	// ("hash", "redact"): they can be returned, never computed on; "" for
+	// a column that is not masked.
+	Masked string `json:"masked,omitempty"`
 }
 
 // ForeignKey is a reference from Table's Columns to RefTable's RefColumns.
@@ -87,6 +93,11 @@ type Options struct {
 	// role may not read; otherwise they are listed with Table.Unreadable
 	// set.
 	HideUnreadable bool
+	// Policy is the source's table and column policy, if it has one: it
+	// is resolved against every reading of the catalog (an unknown name
+	// is an error), handed to the engine's guard, and what it denies is
+	// left out of everything the catalog tells.
+	Policy *policy.Spec
 }
 
 // Catalog reads a database's schema, caching it until the schema changes.
@@ -96,12 +107,14 @@ type Catalog struct {
 	notes   notes
 	schemas []string
 	hide    bool // Options.HideUnreadable
+	spec    *policy.Spec
 
 	mu      sync.Mutex
-	hidden  []*Table  // the unreadable tables left out of tables, with HideUnreadable
-	version int64     // the engine's schema version when tables was read, if it has one
-	read    time.Time // when tables was read
-	tables  []*Table  // sorted by name
+	hidden  []*Table       // the unreadable tables left out of tables, with HideUnreadable
+	version int64          // the engine's schema version when tables was read, if it has one
+	read    time.Time      // when tables was read
+	tables  []*Table       // sorted by name
+	policy  *policy.Policy // spec resolved against the reading of tables; nil without one
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
@@ -132,7 +145,10 @@ func New(db *source.DB, opts *Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Catalog{db: db, notes: n, schemas: opts.Schemas, hide: opts.HideUnreadable, version: -1}, nil
+	if opts.Policy.Restricts() {
+		db.RequirePolicy()
+	}
+	return &Catalog{db: db, notes: n, schemas: opts.Schemas, hide: opts.HideUnreadable, spec: opts.Policy, version: -1}, nil
 }
 
 // Tables returns every table and view, sorted by name. The result is
@@ -155,9 +171,28 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pol *policy.Policy
+	if c.spec != nil {
+		if pol, err = c.spec.Resolve(defs, c.db.Dialect() != sqlmcp.Postgres); err != nil {
+			return nil, err
+		}
+		// A policy that holds nothing back is not the guard's to judge:
+		// the system catalogs stay open, as without one.
+		if c.spec.Restricts() {
+			if err := c.db.SetPolicy(pol); err != nil {
+				return nil, &policy.Error{Msg: err.Error()}
+			}
+		}
+		defs = pol.Filter(defs)
+	}
 	tables := fromDefs(defs)
 	for _, t := range tables {
 		t.quote = c.db.Quote
+		if pol != nil {
+			for i := range t.Columns {
+				t.Columns[i].Masked = string(pol.Mode(t.Schema, t.rel, t.Columns[i].Name))
+			}
+		}
 	}
 	c.notes.apply(tables)
 	c.hidden = nil
@@ -172,7 +207,7 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		}
 		tables = kept
 	}
-	c.tables, c.version, c.read = tables, version, time.Now()
+	c.tables, c.version, c.read, c.policy = tables, version, time.Now(), pol
 	return tables, nil
 }
 
@@ -227,6 +262,14 @@ func fromDefs(defs []source.TableDef) []*Table {
 		}
 	}
 	return tables
+}
+
+// Policy is the source's policy as resolved against the last reading of
+// the catalog; nil without one, or before the first reading.
+func (c *Catalog) Policy() *policy.Policy {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.policy
 }
 
 // Overview is what the whole database holds, as the annotations file's

@@ -60,7 +60,7 @@ func (c *Catalog) readKinds(ctx context.Context, t *Table) map[string]TextKind {
 	var cols []*Column
 	var exprs []string
 	for i := range t.Columns {
-		if col := &t.Columns[i]; textLike(col.Type) {
+		if col := &t.Columns[i]; textLike(col.Type) && col.Masked == "" {
 			cols = append(cols, col)
 			exprs = append(exprs, Quote(col.Name))
 		}

@@ -155,7 +155,7 @@ func (c *Catalog) buildValues(ctx context.Context, tables []*Table) (*valueIndex
 		}
 		for i := range t.Columns {
 			col := &t.Columns[i]
-			if !textLike(col.Type) || ix.read >= valueColumns || ix.bytes >= valueMaxBytes {
+			if !textLike(col.Type) || col.Masked != "" || ix.read >= valueColumns || ix.bytes >= valueMaxBytes {
 				continue
 			}
 			ix.read++

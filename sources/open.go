@@ -17,6 +17,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/config"
+	"github.com/sqlmcp/sqlmcp/policy"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/builtin"
@@ -37,6 +38,9 @@ type Report struct {
 	Limits  sqlmcp.Limits
 	Tables  int
 	Schemas []string // PostgreSQL: the schemas of the tables found
+	// Policy describes the effective table and column policy, a line per
+	// relation it hides or restricts; nil without a policy.
+	Policy []string
 	// Problems are every problem found, errors and warnings.
 	Problems []Problem
 	// Unavailable is why the source could not be opened; "" when it was.
@@ -118,13 +122,23 @@ func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) 
 // check reads db's catalog and checks it against cfg, filling r.
 func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*schema.Catalog, error) {
 	cat, err := schema.New(db, &schema.Options{Annotations: cfg.Annotations, Descriptions: cfg.Descriptions,
-		Schemas: cfg.Schemas, HideUnreadable: cfg.HideUnreadable})
+		Schemas: cfg.Schemas, HideUnreadable: cfg.HideUnreadable, Policy: cfg.Policy})
 	if err != nil {
 		r.add("annotations", cfg.Where("annotations"), err.Error(), !cfg.Tolerates("annotations"))
 		return nil, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.Limits.Timeout)
 	defer cancel()
+	if cfg.Policy != nil {
+		var pe *policy.Error
+		if _, err := cat.Tables(cctx); errors.As(err, &pe) {
+			r.add("policy", "", pe.Msg, true)
+			return nil, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("reading the catalog: %w", err)
+		}
+		r.Policy = cat.Policy().Lines()
+	}
 	err = cat.Check(cctx)
 	ce, isCheck := schema.IsCheckError(err)
 	if err != nil && !isCheck {
