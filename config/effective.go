@@ -4,29 +4,59 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sqlmcp/sqlmcp/policy"
 )
 
 // effective is a source as Effective prints it.
 type effective struct {
-	Name                string   `yaml:"name"`
-	URL                 string   `yaml:"url"`
-	Description         string   `yaml:"description,omitempty"`
-	Annotations         string   `yaml:"annotations,omitempty"`
-	Descriptions        string   `yaml:"descriptions,omitempty"`
-	Schemas             []string `yaml:"schemas,omitempty,flow"`
-	RequireReadonlyRole bool     `yaml:"require_readonly_role"`
-	HideUnreadable      bool     `yaml:"hide_unreadable"`
-	Timeout             string   `yaml:"timeout"`
-	MaxRows             int      `yaml:"max_rows"`
-	MaxRowsLimit        int      `yaml:"max_rows_limit"`
-	MaxBytes            int      `yaml:"max_bytes"`
-	MaxCellBytes        int      `yaml:"max_cell_bytes"`
-	MaxConcurrency      int      `yaml:"max_concurrency"`
-	AllowExtensions     []string `yaml:"allow_extensions,omitempty,flow"`
-	AllowFunctions      []string `yaml:"allow_functions,omitempty,flow"`
-	PGWorkMem           string   `yaml:"pg_work_mem,omitempty"`
-	PGTempFileLimit     string   `yaml:"pg_temp_file_limit,omitempty"`
-	Tolerate            []string `yaml:"tolerate,omitempty,flow"`
+	Name                string           `yaml:"name"`
+	URL                 string           `yaml:"url"`
+	Description         string           `yaml:"description,omitempty"`
+	Annotations         string           `yaml:"annotations,omitempty"`
+	Descriptions        string           `yaml:"descriptions,omitempty"`
+	Schemas             []string         `yaml:"schemas,omitempty,flow"`
+	RequireReadonlyRole bool             `yaml:"require_readonly_role"`
+	HideUnreadable      bool             `yaml:"hide_unreadable"`
+	Timeout             string           `yaml:"timeout"`
+	MaxRows             int              `yaml:"max_rows"`
+	MaxRowsLimit        int              `yaml:"max_rows_limit"`
+	MaxBytes            int              `yaml:"max_bytes"`
+	MaxCellBytes        int              `yaml:"max_cell_bytes"`
+	MaxConcurrency      int              `yaml:"max_concurrency"`
+	AllowExtensions     []string         `yaml:"allow_extensions,omitempty,flow"`
+	AllowFunctions      []string         `yaml:"allow_functions,omitempty,flow"`
+	PGWorkMem           string           `yaml:"pg_work_mem,omitempty"`
+	PGTempFileLimit     string           `yaml:"pg_temp_file_limit,omitempty"`
+	Tolerate            []string         `yaml:"tolerate,omitempty,flow"`
+	Policy              *effectivePolicy `yaml:"policy,omitempty"`
+}
+
+// effectivePolicy is a source's policy as Effective prints it, in the
+// file's own keys.
+type effectivePolicy struct {
+	Default     string            `yaml:"default"`
+	Tables      []string          `yaml:"tables,omitempty,flow"`
+	DenyTables  []string          `yaml:"deny_tables,omitempty,flow"`
+	DenyColumns []string          `yaml:"deny_columns,omitempty,flow"`
+	MaskColumns map[string]string `yaml:"mask_columns,omitempty"`
+}
+
+func showPolicy(p *policy.Spec) *effectivePolicy {
+	if p == nil {
+		return nil
+	}
+	e := &effectivePolicy{Default: "allow", Tables: p.Tables, DenyTables: p.DenyTables, DenyColumns: p.DenyColumns}
+	if p.DenyByDefault {
+		e.Default = "deny"
+	}
+	for col, mode := range p.Mask {
+		if e.MaskColumns == nil {
+			e.MaskColumns = map[string]string{}
+		}
+		e.MaskColumns[col] = string(mode)
+	}
+	return e
 }
 
 // Effective is the configuration as it will run, in the file's own format:
@@ -46,7 +76,8 @@ func (f *File) Effective() string {
 		e := effective{Name: s.Name, URL: s.Display, Description: s.Description, Annotations: s.Annotations,
 			Descriptions: s.Descriptions, Schemas: s.Schemas, RequireReadonlyRole: s.RequireReadonlyRole,
 			HideUnreadable: s.HideUnreadable, Timeout: l.Timeout.String(), MaxRows: l.MaxRows, MaxRowsLimit: l.MaxRowsLimit,
-			MaxBytes: l.MaxBytes, MaxCellBytes: l.MaxCellBytes, MaxConcurrency: s.MaxConcurrency, Tolerate: s.Tolerate}
+			MaxBytes: l.MaxBytes, MaxCellBytes: l.MaxCellBytes, MaxConcurrency: s.MaxConcurrency, Tolerate: s.Tolerate,
+			Policy: showPolicy(s.Policy)}
 		if s.IsPostgres() {
 			e.AllowExtensions, e.AllowFunctions = s.AllowExtensions, s.AllowFunctions
 			e.PGWorkMem, e.PGTempFileLimit = s.PGWorkMem, s.PGTempFileLimit

@@ -41,6 +41,7 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 			return err
 		}
 	}
+	keyPolicies(f, cfg.maskKey)
 	where := f.Path
 	if where == "" {
 		where = "the command line"
@@ -85,6 +86,9 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 			found += " in schemas " + strings.Join(r.Schemas, ", ")
 		}
 		printItem(stdout, "found", found)
+		for _, line := range r.Policy {
+			printItem(stdout, "policy", line)
+		}
 		for _, p := range r.Problems {
 			if p.Fatal {
 				errs++

@@ -25,6 +25,8 @@ type config struct {
 	requireRO    bool
 	allowExt     string // comma-separated
 	allowFunc    string // comma-separated schema.name
+	policyFile   string // --policy: the database's table and column policy
+	maskKey      string // SQLMCP_MASK_KEY: the key masked values are hashed with
 	limits       sqlmcp.Limits
 	logLevel     string
 
@@ -69,6 +71,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
 	fs.StringVar(&cfg.allowExt, "allow-extension", "", "PostgreSQL: extensions, comma-separated, whose non-volatile functions queries may call beyond the vetted ones; never those that run SQL text (SQLMCP_ALLOW_EXTENSION)")
 	fs.StringVar(&cfg.allowFunc, "allow-function", "", "PostgreSQL: functions defined in the database, as schema.name, comma-separated, that queries may call; never those that run SQL text (SQLMCP_ALLOW_FUNCTION)")
+	fs.StringVar(&cfg.policyFile, "policy", "", "a YAML file of the database's table and column policy: tables and columns the model may not see, columns it sees only masked (SQLMCP_POLICY; with --config, a source's policy: key)")
 	fs.DurationVar(&cfg.limits.Timeout, "timeout", 15*time.Second, "stop any query after this long, inside the engine (SQLMCP_TIMEOUT)")
 	fs.IntVar(&cfg.limits.MaxRows, "max-rows", 100, "rows a query returns unless the caller asks for fewer or more (SQLMCP_MAX_ROWS)")
 	fs.IntVar(&cfg.limits.MaxRowsLimit, "max-rows-limit", 1000, "the most rows a caller may ask for (SQLMCP_MAX_ROWS_LIMIT)")

@@ -16,6 +16,7 @@ import (
 
 	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/demo"
+	"github.com/sqlmcp/sqlmcp/policy"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
 )
@@ -104,7 +105,7 @@ func engines(s *conf.Source) []source.Engine {
 
 // perDatabaseFlags are serve's flags that speak of one database: with a
 // configuration file, or several --db, they are written per source.
-var perDatabaseFlags = []string{"annotations", "descriptions", "schema", "allow-extension", "allow-function", "demo"}
+var perDatabaseFlags = []string{"annotations", "descriptions", "schema", "allow-extension", "allow-function", "policy", "demo"}
 
 // demoSource builds the demo database, if it is not built yet, and
 // returns it as the one source, with its annotations unless cfg gives
@@ -125,9 +126,36 @@ func demoSource(cfg *config) (*conf.File, error) {
 	if annotations == "" {
 		annotations = filepath.Join(filepath.Dir(path), "annotations.json")
 	}
+	pol, err := cfg.policy()
+	if err != nil {
+		return nil, err
+	}
 	s := &conf.Source{Name: "demo", URL: path, Display: path, Description: demoDescription,
-		Settings: conf.Settings{Limits: cfg.limits, MaxConcurrency: cfg.maxConcurrency, Annotations: annotations, Descriptions: cfg.descriptions}}
+		Settings: conf.Settings{Limits: cfg.limits, MaxConcurrency: cfg.maxConcurrency, Annotations: annotations, Descriptions: cfg.descriptions, Policy: pol}}
 	return &conf.File{Sources: []*conf.Source{s}}, nil
+}
+
+// policy reads --policy, keyed with SQLMCP_MASK_KEY; nil without one.
+func (cfg *config) policy() (*policy.Spec, error) {
+	if cfg.policyFile == "" {
+		return nil, nil
+	}
+	s, err := policy.Load(cfg.policyFile)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return s, nil
+}
+
+// keyPolicies gives every source's policy the operator's mask key, so
+// masked values hash alike across restarts and replicas; without one,
+// each process makes its own.
+func keyPolicies(f *conf.File, key string) {
+	for _, s := range f.Sources {
+		if s.Policy != nil && key != "" {
+			s.Policy.Key = []byte(key)
+		}
+	}
 }
 
 const demoDescription = "The bundled demo: a school district's schools, students, teachers, courses, test scores and meal program."
@@ -138,6 +166,7 @@ const demoDescription = "The bundled demo: a school district's schools, students
 // Call it after fs is parsed and filled from the environment, and before
 // its values are checked.
 func loadSources(cfg *config, fs *flag.FlagSet, getenv func(string) string) (*conf.File, error) {
+	cfg.maskKey = getenv("SQLMCP_MASK_KEY")
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	base := conf.Settings{Limits: cfg.limits, MaxConcurrency: cfg.maxConcurrency, RequireReadonlyRole: cfg.requireRO,
@@ -177,6 +206,10 @@ func loadSources(cfg *config, fs *flag.FlagSet, getenv func(string) string) (*co
 		return nil, usagef("no database: pass --db PATH (or set SQLMCP_DB), --config FILE (or SQLMCP_CONFIG), or --demo for the bundled demo")
 	}
 	if !several {
+		var err error
+		if base.Policy, err = cfg.policy(); err != nil {
+			return nil, err
+		}
 		base.Annotations, base.Descriptions = cfg.annotations, cfg.descriptions
 		base.Schemas, base.AllowExtensions, base.AllowFunctions = splitList(cfg.schemas), splitList(cfg.allowExt), splitList(cfg.allowFunc)
 	}
@@ -200,6 +233,7 @@ func startSources(ctx context.Context, cfg *config, log zerolog.Logger) (*source
 			return nil, err
 		}
 	}
+	keyPolicies(f, cfg.maskKey)
 	started := false
 	var mu sync.Mutex
 	set := sources.New(f, &sources.Options{Engines: engines, Opened: func(r *sources.Report) {
