@@ -56,8 +56,8 @@ type Column struct {
 	Values      string  `json:"values,omitempty"` // what the values mean: codes, units, formats
 	// Masked is how the source's policy shows the column's values
 	// ("hash", "redact"): they can be returned, never computed on; "" for
-	// a column that is not masked.
-	Masked string `json:"masked,omitempty"`
+	// a column that is not masked. Tools say it in Values.
+	Masked string `json:"-"`
 }
 
 // ForeignKey is a reference from Table's Columns to RefTable's RefColumns.

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -280,9 +281,13 @@ func (db *DB) query(ctx context.Context, st Statement, maxRows int) (*Result, er
 	err := db.run(ctx, st, Sink{Columns: func(cols []Column) {
 		res.Columns = cols
 		masks = masks[:0]
-		for _, c := range cols {
+		for i, c := range cols {
 			if c.Mask != nil {
+				if len(masks) == 0 {
+					res.Columns = slices.Clone(cols)
+				}
 				masks = append(masks, c.Mask)
+				res.Columns[i].Type = "masked" // its values are the policy's redaction, not the column's type
 			}
 		}
 	},

@@ -46,6 +46,20 @@ type describeTableOut struct {
 	display func(string) string // a table's name as SQL writes it
 }
 
+// masks reports whether a policy masks any of cols.
+func masks(cols []schema.Column) bool {
+	return slices.ContainsFunc(cols, func(c schema.Column) bool { return c.Masked != "" })
+}
+
+// maskNote tells the model what it may do with a masked column.
+func maskNote(mode string) string {
+	shown := "a stable hash of each value"
+	if mode != "hash" {
+		shown = "a fixed marker"
+	}
+	return "masked by policy: shown as " + shown + "; select it only as it is, never in WHERE, JOIN, GROUP BY, ORDER BY or a function"
+}
+
 func (s *server) describeTable(ctx context.Context, in describeTableIn) (describeTableOut, error) {
 	t, err := s.cat.Table(ctx, in.Table)
 	if err != nil {
@@ -56,11 +70,16 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		display: s.cat.Display}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
-	if kinds := s.cat.TextKinds(cctx, t); len(kinds) > 0 {
+	kinds := s.cat.TextKinds(cctx, t)
+	if len(kinds) > 0 || masks(t.Columns) {
 		out.Columns = slices.Clone(t.Columns)
 		for i := range out.Columns {
-			if k, ok := kinds[out.Columns[i].Name]; ok {
-				out.Columns[i].Values = addNote(out.Columns[i].Values, kindNote(k))
+			c := &out.Columns[i]
+			if k, ok := kinds[c.Name]; ok {
+				c.Values = addNote(c.Values, kindNote(k))
+			}
+			if c.Masked != "" {
+				c.Values = addNote(c.Values, maskNote(c.Masked))
 			}
 		}
 	}
