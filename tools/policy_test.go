@@ -1,0 +1,288 @@
+package tools_test
+
+import (
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sqlmcp/sqlmcp/config"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
+	"github.com/sqlmcp/sqlmcp/policy"
+	"github.com/sqlmcp/sqlmcp/sources"
+	"github.com/sqlmcp/sqlmcp/tools"
+)
+
+// policyCase is one statement of testdata/policy/corpus.yaml.
+type policyCase struct {
+	SQL    string   `yaml:"sql"`
+	On     []string `yaml:"on"`
+	Rows   int      `yaml:"rows"`
+	Masked []string `yaml:"masked"`
+}
+
+func (c *policyCase) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		c.SQL = n.Value
+		return nil
+	}
+	type plain policyCase
+	return n.Decode((*plain)(c))
+}
+
+func (c policyCase) runsOn(engine string) bool {
+	return len(c.On) == 0 || strings.Contains(strings.Join(c.On, " "), engine)
+}
+
+type policyCorpus struct {
+	Refused map[string][]policyCase `yaml:"refused"`
+	Allowed []policyCase            `yaml:"allowed"`
+}
+
+func policyFile(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dbtest.Root(), "testdata", "policy", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+// servePolicy serves dsn as the source staff under testdata/policy's
+// policy, through the same path sqlmcp serve takes, logging to log.
+func servePolicy(t *testing.T, dsn string, log *mcptest.Log) *mcp.ClientSession {
+	t.Helper()
+	spec, err := policy.Load(filepath.Join(dbtest.Root(), "testdata", "policy", "policy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.FromURLs([]string{"staff=" + dsn}, config.Settings{MaxConcurrency: 4, Policy: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := sources.New(f, nil)
+	t.Cleanup(set.Close)
+	for _, r := range set.Start(t.Context()) {
+		if err := r.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.New(log), Version: "test", MaxConcurrency: 4}))
+}
+
+// policyEngines builds the staff database on SQLite and, when the server
+// is configured, PostgreSQL, with statistics gathered, and returns each
+// with a way to read a fingerprint of its data from outside sqlmcp.
+func policyEngines(t *testing.T) map[string]string {
+	t.Helper()
+	schema := policyFile(t, "schema.sql")
+	path := filepath.Join(t.TempDir(), "staff.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema + "; ANALYZE;"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	dsns := map[string]string{"sqlite": path}
+	if os.Getenv(dbtest.PostgresEnv) != "" {
+		pg := dbtest.PostgresDSN(t)
+		dbtest.PostgresExec(t, pg, schema+"; ANALYZE;")
+		dsns["postgres"] = pg
+	}
+	return dsns
+}
+
+// fingerprint reads every row of the staff tables from outside sqlmcp.
+func fingerprint(t *testing.T, engine, dsn string) string {
+	t.Helper()
+	const q = `SELECT (SELECT count(*) FROM employees) || ':' || (SELECT sum(salary) FROM employees) || ':' ||
+		(SELECT count(*) FROM api_tokens) || ':' || (SELECT count(*) FROM departments)`
+	if engine == "sqlite" {
+		return dbtest.Fingerprint(t, dsn)
+	}
+	var out string
+	if err := dbtest.PostgresConn(t, dsn).QueryRow(t.Context(), q).Scan(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPolicyCorpus: under a policy that denies a table and a column and
+// masks another column, every route of the corpus that would read what is
+// denied, or compute on what is masked, is refused on both engines, with
+// no denied value in any answer, error or log line; the allowed queries
+// run, masked values come redacted, and the database is unchanged.
+func TestPolicyCorpus(t *testing.T) {
+	var corpus policyCorpus
+	if err := yaml.Unmarshal([]byte(policyFile(t, "corpus.yaml")), &corpus); err != nil {
+		t.Fatal(err)
+	}
+	secrets := strings.Fields(policyFile(t, "secrets.txt"))
+	for engine, dsn := range policyEngines(t) {
+		t.Run(engine, func(t *testing.T) {
+			before := fingerprint(t, engine, dsn)
+			log := &mcptest.Log{}
+			cs := servePolicy(t, dsn, log)
+			leaks := func(what, text string) {
+				t.Helper()
+				for _, s := range secrets {
+					if strings.Contains(text, s) {
+						t.Errorf("%s shows the hidden value %q:\n%s", what, s, text)
+					}
+				}
+			}
+			for route, cases := range corpus.Refused {
+				for _, c := range cases {
+					if !c.runsOn(engine) {
+						continue
+					}
+					got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": c.SQL})
+					if !isErr {
+						t.Errorf("%s: %s was not refused:\n%s", route, c.SQL, got)
+					}
+					leaks(c.SQL, got)
+				}
+			}
+			for _, c := range corpus.Allowed {
+				if !c.runsOn(engine) {
+					continue
+				}
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": c.SQL}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := render(t, res)
+				if res.IsError {
+					t.Errorf("%s was refused:\n%s", c.SQL, got)
+					continue
+				}
+				leaks(c.SQL, got)
+				checkMasked(t, c, res)
+			}
+			leaks("the log", log.String())
+			if after := fingerprint(t, engine, dsn); after != before {
+				t.Errorf("the database changed: %s, then %s", before, after)
+			}
+		})
+	}
+}
+
+// checkMasked checks that c's masked columns come typed "masked" and
+// hashed, equal values alike, and that no other column does.
+func checkMasked(t *testing.T, c policyCase, res *mcp.CallToolResult) {
+	t.Helper()
+	raw, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Columns []struct{ Name, Type string }
+		Rows    [][]any
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Rows) != c.Rows {
+		t.Errorf("%s: %d rows, want %d", c.SQL, len(out.Rows), c.Rows)
+	}
+	hashed := regexp.MustCompile(`^masked:[0-9a-f]{16}$`)
+	for i, col := range out.Columns {
+		want := strings.Contains(" "+strings.Join(c.Masked, " ")+" ", " "+col.Name+" ")
+		if (col.Type == "masked") != want {
+			t.Errorf("%s: column %s has type %q; masked: %v", c.SQL, col.Name, col.Type, want)
+		}
+		if !want {
+			continue
+		}
+		for _, r := range out.Rows {
+			if s, ok := r[i].(string); r[i] != nil && (!ok || !hashed.MatchString(s)) {
+				t.Errorf("%s: %s holds %v, not a masked value", c.SQL, col.Name, r[i])
+			}
+		}
+	}
+}
+
+// TestPolicyWording: a refusal never tells a denied table or column from
+// one that does not exist.
+func TestPolicyWording(t *testing.T) {
+	for engine, dsn := range policyEngines(t) {
+		t.Run(engine, func(t *testing.T) {
+			cs := servePolicy(t, dsn, &mcptest.Log{})
+			for _, pair := range [][2]string{
+				{"SELECT * FROM api_tokens", "SELECT * FROM api_tokenz"},
+				{"SELECT token FROM api_tokens", "SELECT token FROM api_tokenz"},
+				{"SELECT salary FROM employees", "SELECT salarx FROM employees"},
+				{"SELECT name FROM employees WHERE salary > 1", "SELECT name FROM employees WHERE salarx > 1"},
+			} {
+				denied, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[0]})
+				missing, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[1]})
+				for _, w := range []string{"api_tokens", "api_tokenz", "salary", "salarx"} {
+					denied, missing = strings.ReplaceAll(denied, w, "NAME"), strings.ReplaceAll(missing, w, "NAME")
+				}
+				if denied != missing {
+					t.Errorf("%s and %s are told apart:\n%s\n---\n%s", pair[0], pair[1], denied, missing)
+				}
+			}
+		})
+	}
+}
+
+// TestPolicySchemaTools: the five schema tools under the same policy show
+// nothing denied, redact masked values, and count rows right.
+func TestPolicySchemaTools(t *testing.T) {
+	secrets := strings.Fields(policyFile(t, "secrets.txt"))
+	for engine, dsn := range policyEngines(t) {
+		t.Run(engine, func(t *testing.T) {
+			cs := servePolicy(t, dsn, &mcptest.Log{})
+			call := func(tool string, args map[string]any) (string, bool) {
+				got, isErr := callDB(t, cs, tool, args)
+				for _, s := range append(secrets, "api_tokens", "salary", "emp_pay", "token_owners") {
+					if strings.Contains(got, s) {
+						t.Errorf("%s %v shows %q:\n%s", tool, args, s, got)
+					}
+				}
+				return got, isErr
+			}
+			got, _ := call("list_tables", nil)
+			for _, want := range []string{"employees", "departments", "emp_public"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("list_tables lacks %s:\n%s", want, got)
+				}
+			}
+			got, _ = call("describe_table", map[string]any{"table": "employees"})
+			if !strings.Contains(got, "masked by policy") || !strings.Contains(got, `"rows": 4`) {
+				t.Errorf("describe_table employees:\n%s", got)
+			}
+			if _, isErr := call("describe_table", map[string]any{"table": "api_tokens"}); !isErr {
+				t.Error("describe_table api_tokens was answered")
+			}
+			for _, q := range []string{"salary", "token", "pay", "hidden", "ann"} {
+				call("search_schema", map[string]any{"query": q})
+			}
+			got, isErr := call("sample_values", map[string]any{"table": "employees", "column": "email"})
+			if isErr || !strings.Contains(got, "masked:") {
+				t.Errorf("sample_values email:\n%s", got)
+			}
+			if _, isErr := call("sample_values", map[string]any{"table": "employees", "column": "salary"}); !isErr {
+				t.Error("sample_values salary was answered")
+			}
+			got, isErr = call("distinct_values", map[string]any{"table": "employees", "column": "email"})
+			if isErr || !strings.Contains(got, "masked:") {
+				t.Errorf("distinct_values email:\n%s", got)
+			}
+			if _, isErr := call("distinct_values", map[string]any{"table": "employees", "column": "email", "filter": "ann"}); !isErr {
+				t.Error("distinct_values filtered a masked column")
+			}
+			if _, isErr := call("distinct_values", map[string]any{"table": "api_tokens", "column": "token"}); !isErr {
+				t.Error("distinct_values api_tokens was answered")
+			}
+		})
+	}
+}
