@@ -46,6 +46,11 @@ type PostgresFunction struct {
 	// Named is true when the operator allowed the function by its own
 	// name: its volatility label is not judged either.
 	Named bool
+	// Lookup is true for a function that can look catalog objects up by
+	// name or OID: one with an argument of type oid, name or a reg* type
+	// (regclass, regtype, ...), or a reg* result. Under a table and
+	// column policy such a function is an existence oracle, and refused.
+	Lookup bool
 }
 
 // OriginUser is the Origin of a function or type defined in the database
