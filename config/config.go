@@ -25,6 +25,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/policy"
 )
 
@@ -37,6 +38,9 @@ type File struct {
 	Global []Global
 	// Sources are the databases, in the order written.
 	Sources []*Source
+	// Identities are the rules from a caller's identity to the sources it
+	// may use (identities:); none means every caller may use every one.
+	Identities identity.Rules
 }
 
 // Global is one server-wide setting: Key as the file writes it, Flag the
@@ -198,7 +202,7 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 		return nil, p.errs
 	}
 	defaults := base
-	var sourcesNode *yaml.Node
+	var sourcesNode, identitiesNode *yaml.Node
 	seen := map[string]int{}
 	pairs(root, func(k, v *yaml.Node) {
 		if l, dup := seen[k.Value]; dup {
@@ -209,6 +213,8 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 		switch flagName, isGlobal := globals[k.Value]; {
 		case k.Value == "sources":
 			sourcesNode = v
+		case k.Value == "identities":
+			identitiesNode = v
 		case k.Value == "defaults":
 			if p.expect(v, yaml.MappingNode, "defaults") {
 				pairs(v, func(k, v *yaml.Node) { p.setting(&defaults, nil, k, v, "a default") })
@@ -218,7 +224,7 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 				f.Global = append(f.Global, Global{Key: k.Value, Flag: flagName, Value: val, Line: v.Line})
 			}
 		default:
-			p.unknown(k, "a server-wide key", append(slices.Sorted(mapKeys(globals)), "sources", "defaults"))
+			p.unknown(k, "a server-wide key", append(slices.Sorted(mapKeys(globals)), "sources", "defaults", "identities"))
 		}
 	})
 	switch {
@@ -243,6 +249,9 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 			}
 			f.Sources = append(f.Sources, s)
 		}
+	}
+	if identitiesNode != nil {
+		f.Identities = p.identities(identitiesNode, f.Sources)
 	}
 	if len(p.errs) > 0 {
 		return nil, p.errs

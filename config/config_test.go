@@ -219,3 +219,36 @@ func TestNameFor(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentities: identity rules are read in order and checked against the
+// sources: unknown sources, roles on a non-PostgreSQL source, rules
+// without match or sources are errors.
+func TestIdentities(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		path := filepath.Join(dir, "sqlmcp.yaml")
+		os.WriteFile(path, []byte("sources:\n  - name: shop\n    url: postgres://u@h/shop\n  - name: notes\n    url: notes.db\n"+body), 0o600)
+		return path
+	}
+	f, err := config.Load(write("identities:\n  - name: analysts\n    match: {groups: [analysts], email_domain: example.com}\n    sources: [shop]\n    roles: {shop: analyst}\n  - match: {subject: ops}\n    sources: ['*']\n"), config.Settings{}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Identities) != 2 || f.Identities[0].Roles["shop"] != "analyst" || f.Identities[1].Name != "rule 2" ||
+		f.Identities[0].Match.EmailDomains[0] != "example.com" {
+		t.Errorf("identities: %+v", f.Identities)
+	}
+	for body, want := range map[string]string{
+		"identities:\n  - match: {subject: a}\n    sources: [nosuch]\n":                       `no source named "nosuch"`,
+		"identities:\n  - match: {subject: a}\n    sources: [notes]\n    roles: {notes: r}\n": "notes is not a PostgreSQL source",
+		"identities:\n  - sources: [shop]\n":                                                  "has no match",
+		"identities:\n  - match: {subject: a}\n":                                              "gives no source",
+		"identities:\n  - match: {subjekt: a}\n    sources: [shop]\n":                         `unknown key "subjekt"`,
+		"identities:\n  - match: {subject: a}\n    sources: [notes]\n    roles: {shop: r}\n":  "which it may not use",
+	} {
+		_, err := config.Load(write(body), config.Settings{}, func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", body, err, want)
+		}
+	}
+}

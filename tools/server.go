@@ -21,6 +21,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
@@ -41,6 +42,13 @@ type Options struct {
 	// Name is NewServer's database's name, which a call may give as its
 	// database argument. Default: none, and a call names no database.
 	Name string
+	// Rules map a caller's identity (identity.From the call's context, as
+	// the HTTP transport proves it) to the databases of NewServerSet it
+	// may use and the role it runs as on each: the others are invisible
+	// to it, in every answer and error, and a caller no rule matches may
+	// use none. None means every caller reaches every database, as does a
+	// call without an identity (stdio: the operator's own).
+	Rules identity.Rules
 }
 
 // server holds what every tool handler needs: one database's state.
@@ -169,7 +177,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		var out Out
 		var s *server
 		if err == nil {
-			s, err = r.pick(ctx, in.database(), t.Name)
+			s, ctx, err = r.pick(ctx, in.database(), t.Name)
 		}
 		switch {
 		case err == errListDatabases:
@@ -193,6 +201,12 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		e = e.Str("event", "tool_call").Str("tool", t.Name)
 		if name := in.database(); name != "" {
 			e.Str("database", name)
+		}
+		if id, ok := identity.From(ctx); ok && id.Subject != "" {
+			e.Str("subject", id.Subject)
+		}
+		if role := source.RoleFrom(ctx); role != "" {
+			e.Str("db_role", role)
 		}
 		if n := retries(); n > 0 {
 			e.Int("retries", n)

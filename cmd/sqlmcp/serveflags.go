@@ -114,3 +114,9 @@ func (cfg *config) check() error {
 	}
 	return nil
 }
+
+// authenticates reports whether the HTTP server proves its callers'
+// identities, which identity rules need.
+func (cfg *config) authenticates() bool {
+	return cfg.authTokenFile != "" || cfg.authTokens != ""
+}
