@@ -84,7 +84,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		f.Named = slices.Contains(allow.functions, f.Schema+"."+f.Name)
 		f.Allowed = f.Named || slices.Contains(allow.extensions, f.Origin)
 		switch kind {
-		case "f":
+		case "f", "F":
+			f.Lookup = kind == "F"
 			c.funcs[key] = append(c.funcs[key], f)
 			if path[key[0]] {
 				c.anyFuncs[key[1]] = append(c.anyFuncs[key[1]], f)
@@ -207,7 +208,8 @@ func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
 func (c *pgCatalog) ServerVersion() int { return c.version }
 
 // pgCatalogSQL reads, for the guard, every function (its volatility and
-// origin: ” built in, an extension's name, '-' the database's own), the
+// origin: ” built in, an extension's name, '-' the database's own; kind
+// 'F' rather than 'f' for one that looks catalog objects up), the
 // functions behind every operator (its own and its selectivity
 // estimators), every type with its base type, and what making a value of a
 // type may call that is not built in: input functions, domain CHECK
@@ -226,7 +228,9 @@ func (c *pgCatalog) ServerVersion() int { return c.version }
 // and uses only functions the bootstrap catalog knows.
 const pgCatalogSQL = `WITH r AS (
 	SELECT p.oid, n.nspname, p.proname, p.provolatile,
-		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin
+		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin,
+		EXISTS (SELECT FROM unnest(p.proargtypes::oid[]) AS a (t) WHERE a.t IN (` + pgLookupTypes + `, 26, 19))
+			OR p.prorettype IN (` + pgLookupTypes + `) AS lookup
 	FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1255 AND d.objid = p.oid AND d.deptype = 'e'
@@ -239,7 +243,7 @@ const pgCatalogSQL = `WITH r AS (
 	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1247 AND d.objid = ty.oid AND d.deptype = 'e'
 	LEFT JOIN pg_catalog.pg_extension x ON x.oid = d.refobjid
 )
-SELECT 'f', nspname, proname, nspname, proname, provolatile, origin FROM r
+SELECT CASE WHEN lookup THEN 'F' ELSE 'f' END, nspname, proname, nspname, proname, provolatile, origin FROM r
 UNION ALL
 SELECT 'o', n.nspname, o.oprname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_operator o
@@ -300,6 +304,13 @@ UNION ALL
 SELECT 'p', '', s, '', '', 'i', '' FROM unnest(current_schemas(true)) AS s
 UNION ALL
 SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'`
+
+// pgLookupTypes are the OIDs of the reg* types (regproc, regprocedure,
+// regoper, regoperator, regclass, regtype, regconfig, regdictionary,
+// regnamespace, regrole, regcollation), whose values name catalog objects:
+// a function taking one, or an oid (26) or a name (19), or returning one,
+// is marked Lookup (see guard.PostgresFunction).
+const pgLookupTypes = `24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191`
 
 // loadCatalog reads the catalog afresh, judged by the bootstrap catalog,
 // and puts it in place.
