@@ -341,6 +341,9 @@ type pgStatement struct {
 	// masked are the result columns that carry masked values, under a
 	// policy; shared by every use of a remembered verdict, so read-only.
 	masked []guard.MaskedColumn
+	// role is the role the statement runs as (source.Statement.Role); ""
+	// for the connecting one.
+	role string
 }
 
 // Acquire takes a pooled connection and checks it still lexes as the
@@ -377,11 +380,11 @@ type conn struct {
 // rows when st.Fetch > 0 and it is not an EXPLAIN), then runs it in a
 // read-only transaction (see exec).
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
-	ps, err := c.p.check(ctx, st.SQL, st.Fetch, st.Own)
+	ps, err := c.p.check(ctx, st.SQL, st.Fetch, st.Own || st.Builtin)
 	if err != nil {
 		return err
 	}
-	ps.cut, ps.own = st.Cut, st.Own
+	ps.cut, ps.own, ps.role = st.Cut, st.Own, st.Role
 	c.br, err = c.p.exec(ctx, c.c, ps, st.Args, sink.Columns, sink.Row)
 	return err
 }
@@ -463,6 +466,7 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog, pol guard.P
 // disk limit cannot stop sqlmcp from starting.
 const (
 	pgSnapshot      = `SELECT`
+	pgRole          = `SELECT set_config('role', $1, true)`
 	pgOwnSetup      = `SELECT set_config('work_mem', '16MB', true)`
 	pgOwnSetupNoTmp = `SELECT set_config('work_mem', '16MB', true), set_config('temp_file_limit', '-1', true)`
 )
@@ -488,6 +492,11 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	// no longer be made read-write (SET TRANSACTION READ WRITE fails with
 	// 25001), whatever the statement holds.
 	switch {
+	case st.role != "":
+		// SET LOCAL ROLE, as a function so the name needs no quoting: the
+		// server checks that the connecting role may become it, and the
+		// ROLLBACK and DISCARD ALL below undo it.
+		b.Queue(pgRole, st.role)
 	case !st.own:
 		b.Queue(pgSnapshot)
 	case p.session().tempFileLimit:
