@@ -157,13 +157,26 @@ func (c *Catalog) searchIndexFor(tables []*Table, values *valueIndex) *searchInd
 
 // indexWords are the words a field's text contributes: its words'
 // stems, and in an identifier the words its abbreviations stand for
-// (qty -> quantity).
-func indexWords(text string, identifier bool) []string {
+// (qty -> quantity) and, when vocab is given, the words a run-together
+// part holds (customerid -> customer id).
+func indexWords(text string, identifier bool, vocab *vocabulary) []string {
 	var out []string
 	for _, w := range Words(text) {
 		out = append(out, stem(w))
-		if identifier {
-			if exp, ok := abbreviations[w]; ok {
+		if !identifier {
+			continue
+		}
+		parts := []string{w}
+		if vocab != nil {
+			if split := vocab.split(w); split != nil {
+				parts = split
+				for _, p := range split {
+					out = append(out, stem(p))
+				}
+			}
+		}
+		for _, p := range parts {
+			if exp, ok := abbreviations[p]; ok {
 				for _, e := range strings.Fields(exp) {
 					out = append(out, stem(e))
 				}
@@ -173,24 +186,42 @@ func indexWords(text string, identifier bool) []string {
 	return out
 }
 
+// schemaVocabulary is the vocabulary of tables' descriptions, value notes
+// and split identifiers.
+func schemaVocabulary(tables []*Table) *vocabulary {
+	v := newVocabulary()
+	for _, t := range tables {
+		v.addIdentifier(t.rel)
+		v.addText(t.Description)
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			v.addIdentifier(c.Name)
+			v.addText(c.Description)
+			v.addText(c.Values)
+		}
+	}
+	return v
+}
+
 func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	ix := &searchIndex{tables: tables, values: values, colPost: map[string][]posting{}, tabPost: map[string][]posting{},
 		colDF: map[string]*[nFields]int32{}, tabDF: map[string]*[nFields]int32{}, fullNames: map[string][]int32{}, tableIndex: map[string]int32{}}
+	vocab := schemaVocabulary(tables)
 	for ti, t := range tables {
 		ix.tableIndex[t.Name] = int32(ti)
 		ix.first = append(ix.first, int32(len(ix.cols)))
 		td := searchDoc{table: int32(ti)}
-		td.fields[fName] = indexWords(t.rel, true)
-		td.fields[fDescription] = indexWords(t.Description, false)
+		td.fields[fName] = indexWords(t.rel, true, vocab)
+		td.fields[fDescription] = indexWords(t.Description, false, nil)
 		ix.tabs = append(ix.tabs, td)
 		for i := range t.Columns {
 			col := &t.Columns[i]
 			d := searchDoc{table: int32(ti), col: col}
-			d.fields[fName] = indexWords(col.Name, true)
-			d.fields[fDescription] = indexWords(col.Description, false)
-			d.fields[fNotes] = indexWords(col.Values, false)
+			d.fields[fName] = indexWords(col.Name, true, vocab)
+			d.fields[fDescription] = indexWords(col.Description, false, nil)
+			d.fields[fNotes] = indexWords(col.Values, false, nil)
 			for _, v := range values.columnValues(col) {
-				d.fields[fValue] = append(d.fields[fValue], indexWords(v, false)...)
+				d.fields[fValue] = append(d.fields[fValue], indexWords(v, false, nil)...)
 			}
 			d.label = isLabel(&d)
 			doc := int32(len(ix.cols))

@@ -48,7 +48,7 @@ func (ix *valueIndex) matchingValue(col *Column, words []string) string {
 	best, bestN := "", 0
 	for _, v := range ix.columnValues(col) {
 		n := 0
-		for _, w := range indexWords(v, false) {
+		for _, w := range indexWords(v, false, nil) {
 			if slices.Contains(words, w) {
 				n++
 			}
