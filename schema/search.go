@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/sqlmcp/sqlmcp/internal/text"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -576,8 +577,25 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	named := map[int32]float64{}
 	for _, tok := range identifierTokens(lq) {
 		n := len(ix.fullNames[tok])
+		if n > maxPostings {
+			continue // it would weigh nothing
+		}
 		for _, d := range ix.fullNames[tok] {
 			named[d] = idf(nCols, n) / float64(n)
+		}
+	}
+	// A name compared with a quoted value (status = 'active', as a
+	// question's evidence writes it) means the columns of that name that
+	// hold the value: they share the name's weight among themselves.
+	for _, m := range comparison.FindAllStringSubmatch(lq, -1) {
+		var holding []int32
+		for _, d := range ix.fullNames[m[1]] {
+			if ix.values.holds(ix.cols[d].col, m[2]) {
+				holding = append(holding, d)
+			}
+		}
+		for _, d := range holding {
+			named[d] = idf(nCols, len(holding)) / float64(len(holding))
 		}
 	}
 	for _, d := range ix.spacedNames {
@@ -1210,3 +1228,7 @@ func prune(out []ranked, n int) []ranked {
 	}
 	return kept
 }
+
+// comparison finds a name compared with a quoted value in lower-cased
+// text: status = 'active', kind in ('a', 'b'), name like 'x%'.
+var comparison = regexp.MustCompile(`([a-z_][a-z0-9_]*)\s*(?:==?|!=|<>|\bin\s*\(|\blike\b)\s*'([^']*)'`)

@@ -42,6 +42,16 @@ func (ix *valueIndex) columnValues(col *Column) []string {
 	return ix.values[col]
 }
 
+// holds reports whether col's indexed values include v, ignoring case.
+func (ix *valueIndex) holds(col *Column, v string) bool {
+	for _, x := range ix.columnValues(col) {
+		if strings.EqualFold(x, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchingValue returns a value of col that holds the most of the words
 // (stems, as Search matches them), or "".
 func (ix *valueIndex) matchingValue(col *Column, words []string) string {
