@@ -287,7 +287,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 // catalog) weighs little, and its other documents are only looked up for
 // the candidates the rest of the query found, so one common word cannot
 // make a call slow.
-const maxPostings = 300
+const maxPostings = 200
 
 // capPostings orders each posting list longer than maxPostings so that
 // its first maxPostings are the documents where the word weighs most (in
