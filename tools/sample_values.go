@@ -83,7 +83,7 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 }
 func (o sampleValuesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Values)) }
 
-func (o sampleValuesOut) text() string {
+func (o sampleValuesOut) text(d *data) string {
 	if len(o.Values) == 0 {
 		return fmt.Sprintf("%s.%s holds no non-NULL values", o.Table, o.Column)
 	}
@@ -91,5 +91,5 @@ func (o sampleValuesOut) text() string {
 	for i, v := range o.Values {
 		vals[i] = literal(v)
 	}
-	return fmt.Sprintf("%s of %s.%s: %s", pluralWord(len(o.Values), "sample value", "sample values"), o.Table, o.Column, strings.Join(vals, ", "))
+	return fmt.Sprintf("%s of %s.%s: %s", pluralWord(len(o.Values), "sample value", "sample values"), o.Table, o.Column, d.mark(strings.Join(vals, ", ")))
 }

@@ -117,8 +117,9 @@ Explore before you query: list_tables, then describe_table for the tables that m
 Check real values with sample_values and distinct_values before filtering on them.
 Then run_query runs one SELECT. Nothing can change the database: writes are refused.
 Every query stops after %s; results are cut at %d rows (ask for up to %d with max_rows)
-and %d KiB, and the result says when it was cut.`,
-		dialect, l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10)
+and %d KiB, and the result says when it was cut.
+%s`,
+		dialect, l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10, dataNote)
 }
 
 // toolListTTL is how long a client may keep the tool list.
@@ -136,7 +137,7 @@ type named interface{ database() string }
 // audited is what a tool's output tells the audit log.
 type audited interface {
 	audit(e *zerolog.Event)
-	text() string
+	text(d *data) string // what the model reads, database text marked by d
 }
 
 // add registers a tool whose handler returns its output or an error for the
@@ -216,7 +217,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		}
 		out.audit(e)
 		e.Str("verdict", "ok").Float64("duration_ms", ms(time.Since(start))).Send()
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: json.RawMessage(structured)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: render(out)}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
 }
 
