@@ -47,8 +47,12 @@ func (d *data) open() string { d.marks++; return "<data-" + d.id + ">" }
 // close is the marker that ends it.
 func (d *data) close() string { d.marks++; return "</data-" + d.id + ">" }
 
-// mark returns s between the markers, on one line.
-func (d *data) mark(s string) string { return d.open() + s + d.close() }
+// mark returns s between the markers, on one line: a line break in s
+// (a comment's, a value's) is written \n, so that it cannot start a line
+// that reads as the result's own.
+func (d *data) mark(s string) string { return d.open() + oneLine(s) + d.close() }
+
+var oneLine = strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace
 
 // comment returns a description, marked when it is the database's own
 // comment and not the annotations'.
