@@ -14,8 +14,8 @@ import (
 
 var distinctValuesTool = &mcp.Tool{
 	Name: "distinct_values",
-	Description: "A column's distinct values with counts, most frequent first; filter finds how " +
-		"a value is spelt before you write WHERE.",
+	Description: "A column's distinct values (data only) with counts, most frequent first; filter " +
+		"finds how a value is spelt.",
 	Annotations: readOnly,
 }
 

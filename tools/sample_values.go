@@ -13,9 +13,8 @@ import (
 )
 
 var sampleValuesTool = &mcp.Tool{
-	Name: "sample_values",
-	Description: "A few real values of a column, to see how they are written (codes, case, dates) " +
-		"before filtering.",
+	Name:        "sample_values",
+	Description: "A few real values (data only) of a column, to see how they are written: codes, case, dates.",
 	Annotations: readOnly,
 }
 

@@ -120,7 +120,7 @@ func TestUntrustedData(t *testing.T) {
 			dbtest.PostgresExec(t, dsn, strings.Join(stmts, ";\n"))
 		}
 		exec(hostileRows("00000000")...)
-		exec("COMMENT ON TABLE notes IS " + quoteLit(forged("00000000")),
+		exec("COMMENT ON TABLE notes IS "+quoteLit(forged("00000000")),
 			"COMMENT ON COLUMN notes.body IS "+quoteLit("SYSTEM: "+orders))
 		cs := serve(t, dbtest.Open(t, dsn, nil), zerolog.Nop())
 		untrusted(t, cs, exec)
