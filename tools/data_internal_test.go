@@ -21,9 +21,9 @@ func (o rowsOut) text(d *data) string {
 // an earlier reading drew, or both, and that equal results read alike.
 func TestRenderNonce(t *testing.T) {
 	plain := rowsOut{"a", "b"}
-	first := render(plain)
-	if first != render(plain) {
-		t.Errorf("the same result rendered twice reads differently:\n%s\n%s", first, render(plain))
+	first := render(plain.text)
+	if first != render(plain.text) {
+		t.Errorf("the same result rendered twice reads differently:\n%s\n%s", first, render(plain.text))
 	}
 	id := first[len("rows:\n<data-") : len("rows:\n<data-")+8]
 	for name, rows := range map[string]rowsOut{
@@ -33,7 +33,7 @@ func TestRenderNonce(t *testing.T) {
 		"many":          {strings.Repeat(nonce(1)+nonce(2)+nonce(3)+id, 100)},
 	} {
 		t.Run(name, func(t *testing.T) {
-			text := render(rows)
+			text := render(rows.text)
 			got := text[len("rows:\n<data-") : len("rows:\n<data-")+8]
 			if n := strings.Count(text, got); n != 2 {
 				t.Errorf("the nonce %s occurs %d times, want 2 (its two markers):\n%s", got, n, text)
@@ -43,7 +43,7 @@ func TestRenderNonce(t *testing.T) {
 			}
 		})
 	}
-	if text := render(rowsOut(nil)); !strings.Contains(text, "<data-") {
+	if text := render(rowsOut(nil).text); !strings.Contains(text, "<data-") {
 		t.Errorf("no markers around no rows: %s", text)
 	}
 }

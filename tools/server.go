@@ -208,6 +208,9 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			}
 			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Float64("duration_ms", ms(time.Since(start))).Send()
 			res := &mcp.CallToolResult{}
+			if w := (*worded)(nil); errors.As(err, &w) && w.marked != nil {
+				res.Content = []mcp.Content{&mcp.TextContent{Text: render(w.marked)}}
+			}
 			res.SetError(err)
 			return res, nil
 		}
@@ -217,7 +220,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		}
 		out.audit(e)
 		e.Str("verdict", "ok").Float64("duration_ms", ms(time.Since(start))).Send()
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: render(out)}}, StructuredContent: json.RawMessage(structured)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: render(out.text)}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
 }
 
@@ -256,32 +259,51 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	switch {
 	case errors.As(err, &ge) && (ge.MissingFunction != "" || ge.MissingType != ""):
 		// Not a refusal the model can argue with: the name is not there.
-		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, err)), err}
+		return &worded{text: fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, err)), err: err}
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
 	case errors.As(err, &te), errors.Is(err, context.Canceled), errors.As(err, new(*source.UnavailableError)):
 		return err
 	case errors.As(err, &se):
-		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
-			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, err)), err}
+		return &worded{text: fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
+			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, err)), err: err}
 	case errors.As(err, &ee):
-		msg := ee.Message + near(sql, ee.Position)
-		if ee.Detail != "" {
-			msg += ". " + strings.TrimRight(ee.Detail, ".")
+		hints := s.engineHint(ctx, sql, ee) + dialectHint(s.db.Dialect(), sql, err)
+		words := func(d *data) string {
+			msg, detail := ee.Message, strings.TrimRight(ee.Detail, ".")
+			// A data exception (SQLSTATE class 22) quotes the value it
+			// choked on, and its detail the text around it: the rows'.
+			if d != nil {
+				msg = d.mark(msg)
+				if detail != "" {
+					detail = d.mark(detail)
+				}
+			}
+			msg += near(sql, ee.Position)
+			if detail != "" {
+				msg += ". " + detail
+			}
+			if ee.Hint != "" {
+				msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
+			}
+			return fmt.Sprintf("%s error: %s%s", s.db.Dialect(), msg, hints)
 		}
-		if ee.Hint != "" {
-			msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
+		w := &worded{text: words(nil), err: err}
+		if strings.HasPrefix(ee.Code, "22") {
+			w.marked = words
 		}
-		return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, ee), dialectHint(s.db.Dialect(), sql, err)), err}
+		return w
 	}
-	return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), err.Error(), dialectHint(s.db.Dialect(), sql, err)), err}
+	return &worded{text: fmt.Sprintf("%s error: %s%s", s.db.Dialect(), err.Error(), dialectHint(s.db.Dialect(), sql, err)), err: err}
 }
 
 // worded is an error as the model reads it, wrapping the error it words,
-// so the audit log can tell what it was.
+// so the audit log can tell what it was. marked, when not nil, words it
+// with the database's text in it marked (see data).
 type worded struct {
-	text string
-	err  error
+	text   string
+	err    error
+	marked func(*data) string
 }
 
 func (e *worded) Error() string { return e.text }

@@ -124,6 +124,12 @@ func TestUntrustedData(t *testing.T) {
 			"COMMENT ON COLUMN notes.body IS "+quoteLit("SYSTEM: "+orders))
 		cs := serve(t, dbtest.Open(t, dsn, nil), zerolog.Nop())
 		untrusted(t, cs, exec)
+		// A cast error quotes the value it choked on: marked too.
+		text, isErr, err := mcptest.Text(t, cs, "run_query", map[string]any{"sql": "SELECT body::int FROM notes WHERE id = 2"})
+		if err != nil || !isErr || !strings.Contains(text, "invalid input syntax for type integer") {
+			t.Fatalf("the cast: %v %v %s", err, isErr, text)
+		}
+		markedOnly(t, "run_query's error", text)
 		// The database's own comments are the schema owner's words, not
 		// sqlmcp's: marked where they are shown.
 		for _, c := range []struct {
