@@ -57,7 +57,9 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 		wg.Go(func() {
 			db, cat, r := sources.Open(ctx, s, engines)
 			if db != nil {
-				suggestions[i], _ = cat.SuggestPolicy(ctx) // nil when the catalog cannot be read: no suggestion
+				if cat != nil {
+					suggestions[i], _ = cat.SuggestPolicy(ctx) // nil when the catalog cannot be read: no suggestion
+				}
 				db.Close()
 			}
 			reports[i] = r
