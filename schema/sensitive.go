@@ -274,7 +274,7 @@ var (
 	emailShape = regexp.MustCompile(`^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$`)
 	ibanShape  = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`)
 	phoneShape = regexp.MustCompile(`^\+?[0-9(][0-9 ()-]{6,22}[0-9]$`)
-	dateShape  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+	dateShape  = regexp.MustCompile(`^(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4})\b`)
 	tokenShape = regexp.MustCompile(`^[A-Za-z0-9_\-+/=.~]{20,512}$`)
 	uuidShape  = regexp.MustCompile(`^(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 )

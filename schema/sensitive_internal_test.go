@@ -96,7 +96,7 @@ func TestShapes(t *testing.T) {
 		{isIBAN, []string{"GB82WEST12345698765432", "DE89 3704 0044 0532 0130 00"},
 			[]string{"GB82WEST12345698765433", "GB82", "XX00ABCDEFGHIJKLMNOP"}},
 		{isPhone, []string{"+44 20 7946 0958", "(555) 123-4567", "555-123-4567", "020 7946 0958"},
-			[]string{"2024-01-15", "5551234567", "555-1234", "12", "2024-2025", "1.2.3.4"}},
+			[]string{"2024-01-15", "15-01-2024", "2024-01-15 10:00", "5551234567", "555-1234", "12", "2024-2025", "1.2.3.4"}},
 		{isToken, []string{"ghp_16C7e42F292c6912E7710c838347Ae178B4a", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 			"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"},
 			[]string{"123e4567-e89b-12d3-a456-426614174000", "internationalization", "IMG_20240101_123456.jpg",
