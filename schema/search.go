@@ -31,6 +31,9 @@ type Match struct {
 	// exactly alike, such as copies of the table, listed once here.
 	Why         string `json:"why,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Commented is true when Description is the database's own comment,
+	// as Table.Commented.
+	Commented bool `json:"-"`
 	// Value is a value the column holds that matched, when one did.
 	Value string   `json:"value,omitempty"`
 	Score float64  `json:"score"`
@@ -772,10 +775,10 @@ type ranked struct {
 // match spells out a candidate as the Match Search returns.
 func (ix *searchIndex) match(r ranked, written, stems []string) Match {
 	t := ix.tables[r.table]
-	m := Match{Table: t.Name, Description: t.Description, Score: math.Round(r.gain*100) / 100}
+	m := Match{Table: t.Name, Description: t.Description, Commented: t.Commented, Score: math.Round(r.gain*100) / 100}
 	if r.doc >= 0 {
 		col := ix.cols[r.doc].col
-		m.Column, m.Type, m.Description = col.Name, col.Type, col.Description
+		m.Column, m.Type, m.Description, m.Commented = col.Name, col.Type, col.Description, col.Commented
 	}
 	if r.named {
 		m.Matched, m.why = []string{"name"}, []string{"name: written whole in the query"}

@@ -244,7 +244,8 @@ func (r *router) instructions() string {
 list_tables, then describe_table for the tables that matter, or search_schema to find columns by meaning.
 Check real values with sample_values and distinct_values before filtering on them.
 Then run_query runs one SELECT in that database's dialect. Nothing can change a database: writes are refused.
-Every query stops at its database's timeout, and a result says when it was cut.`)
+Every query stops at its database's timeout, and a result says when it was cut.
+` + dataNote)
 	return b.String()
 }
 
