@@ -67,6 +67,9 @@ func (c *Catalog) SuggestPolicy(ctx context.Context) (*Suggestion, error) {
 			continue
 		}
 		for _, col := range t.Columns {
+			if col.Masked != "" {
+				continue // the policy already holds it back (denied columns are not listed at all)
+			}
 			if k, ok := byName(col.Name, col.Type); ok {
 				s.Columns = append(s.Columns, Sensitive{Table: t.Name, Column: col.Name, Secret: k.secret, Why: "the name says " + k.label})
 				continue
