@@ -108,3 +108,50 @@ func TestIdentityRules(t *testing.T) {
 		t.Errorf("run_query without database for an identity with one: %s", got)
 	}
 }
+
+// TestIdentityRoles: on PostgreSQL each identity's calls run as the role
+// its rule maps it to, so the table's row-level security policy returns
+// each only its own rows, in run_query and in the value tools alike.
+func TestIdentityRoles(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	name := dsn[strings.LastIndex(dsn, "/")+1:]
+	suffix := strings.TrimPrefix(name[:strings.IndexByte(name+"?", '?')], "sqlmcp_test_")
+	east, west := "sqlmcp_east_"+suffix, "sqlmcp_west_"+suffix
+	dbtest.PostgresExec(t, dsn, `CREATE ROLE `+east+` NOLOGIN; CREATE ROLE `+west+` NOLOGIN;
+		CREATE TABLE sales (region text NOT NULL, amount int NOT NULL);
+		INSERT INTO sales VALUES ('`+east+`', 10), ('`+east+`', 20), ('`+west+`', 300);
+		ALTER TABLE sales ENABLE ROW LEVEL SECURITY;
+		CREATE POLICY mine ON sales USING (region = current_user);
+		GRANT SELECT ON sales TO `+east+`, `+west+`;`)
+	t.Cleanup(func() {
+		dbtest.PostgresExec(t, dsn, `DROP TABLE sales; DROP ROLE `+east+`; DROP ROLE `+west)
+	})
+	f, err := config.FromURLs([]string{"pg=" + dsn}, config.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := sources.New(f, nil)
+	t.Cleanup(set.Close)
+	set.Start(t.Context())
+	rules := identity.Rules{
+		{Name: "east", Match: identity.Match{Groups: []string{"east"}}, Sources: []string{"pg"}, Roles: map[string]string{"pg": east}},
+		{Name: "west", Match: identity.Match{Groups: []string{"west"}}, Sources: []string{"pg"}, Roles: map[string]string{"pg": west}},
+	}
+	for group, want := range map[string]string{"east": "30", "west": "300"} {
+		cs := serveAs(t, set, rules, &identity.Identity{Subject: group + "-user", Groups: []string{group}})
+		got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": "SELECT sum(amount) AS total, current_user AS who FROM sales"})
+		if isErr || !strings.Contains(got, want+" | sqlmcp_"+group) {
+			t.Errorf("%s: run_query:\n%s", group, got)
+		}
+		got, isErr = callDB(t, cs, "distinct_values", map[string]any{"table": "sales", "column": "region"})
+		other := map[string]string{"east": west, "west": east}[group]
+		if isErr || strings.Contains(got, other) {
+			t.Errorf("%s: distinct_values shows the other region's rows:\n%s", group, got)
+		}
+	}
+	// The role is the call's alone: a caller without one is the connecting role again.
+	cs := serveAs(t, set, nil, nil)
+	if got, _ := callDB(t, cs, "run_query", map[string]any{"sql": "SELECT current_user AS who"}); strings.Contains(got, "sqlmcp_") {
+		t.Errorf("a later call kept the role:\n%s", got)
+	}
+}
