@@ -161,3 +161,37 @@ func TestCheckSuggestsPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPolicy: check prints a source's effective policy, a line per
+// relation it hides or restricts, and the policy in the effective
+// configuration; --policy gives one to a single database.
+func TestCheckPolicy(t *testing.T) {
+	dir := t.TempDir()
+	pol := filepath.Join(dir, "policy.yaml")
+	os.WriteFile(pol, []byte("deny_tables: [drop_log]\ndeny_columns: [products.photo]\nmask_columns: {customers.email: hash}\n"), 0o600)
+	file := filepath.Join(dir, "sqlmcp.yaml")
+	os.WriteFile(file, []byte("sources:\n  - name: shop\n    url: "+dbtest.SQLiteFile(t)+"\n    policy: policy.yaml\n"), 0o600)
+	for _, args := range [][]string{{"--config", file}, {"--db", dbtest.SQLiteFile(t), "--policy", pol}} {
+		out, err := runCheck(t, nil, args...)
+		if err != nil {
+			t.Fatalf("check %v: %v\n%s", args, err, out)
+		}
+		for _, want := range []string{
+			"  policy: customers: masked columns: email (hash)\n",
+			"  policy: drop_log: hidden: denied by deny_tables\n",
+			"  policy: products: denied columns: photo\n",
+			"deny_tables: [drop_log]",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("check %v lacks %q:\n%s", args, want, out)
+			}
+		}
+		if strings.Contains(out, "customers.email") && strings.Contains(out, "suggest") && strings.Contains(out, "mask_columns:\n    customers.email") {
+			t.Errorf("check %v suggests masking a column the policy masks:\n%s", args, out)
+		}
+	}
+	os.WriteFile(pol, []byte("deny_tables: [nosuch]\n"), 0o600)
+	if out, err := runCheck(t, nil, "--config", file); err == nil || !strings.Contains(out, `no table or view named "nosuch"`) {
+		t.Errorf("check with a policy naming an unknown table: %v\n%s", err, out)
+	}
+}
