@@ -326,9 +326,9 @@ func NameFor(url string) string {
 		base = base[:i]
 	}
 	base = filepath.Base(strings.TrimRight(base, "/"))
-	if !isPostgres(url) {
+	if !isServer(url) {
 		base = strings.TrimSuffix(base, filepath.Ext(base))
-	} else if !strings.Contains(strings.TrimPrefix(strings.TrimPrefix(url, "postgresql://"), "postgres://"), "/") {
+	} else if _, rest, _ := strings.Cut(url, "://"); !strings.Contains(rest, "/") {
 		base = ""
 	}
 	var b strings.Builder
@@ -352,6 +352,12 @@ func NameFor(url string) string {
 
 func isPostgres(url string) bool {
 	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
+}
+
+// isServer reports whether url names a database server (PostgreSQL, MySQL
+// or MariaDB) rather than a file: it is no path, and may hold a password.
+func isServer(url string) bool {
+	return isPostgres(url) || strings.HasPrefix(url, "mysql://") || strings.HasPrefix(url, "mariadb://")
 }
 
 // IsPostgres reports whether s is a PostgreSQL source.
@@ -433,7 +439,7 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 			p.errorf(s.KeyLine("url"), "export the variable, or leave the password out of the URL and set PGPASSWORD", "source %s: url: %s", s.Name, err)
 		}
 		s.URL, s.Display = url, redact(rawURL)
-		if !isPostgres(url) && err == "" {
+		if !isServer(url) && err == "" {
 			s.URL = p.path(url)
 		}
 	}
@@ -493,13 +499,11 @@ func staticCheck(s *Source) string {
 	case s.MaxConcurrency < 0:
 		return "max_concurrency must be 0 (no limit) or more"
 	}
-	if !isPostgres(s.URL) {
-		switch {
-		case len(s.Schemas) > 0:
-			return "schemas are for PostgreSQL; a SQLite database has one schema"
-		case len(s.AllowExtensions)+len(s.AllowFunctions) > 0:
-			return "allow_extensions and allow_functions are for PostgreSQL"
-		}
+	switch {
+	case !isServer(s.URL) && len(s.Schemas) > 0:
+		return "schemas are for PostgreSQL (its schemas) and MySQL (its databases); a file has one schema"
+	case !isPostgres(s.URL) && len(s.AllowExtensions)+len(s.AllowFunctions) > 0:
+		return "allow_extensions and allow_functions are for PostgreSQL"
 	}
 	return ""
 }

@@ -148,7 +148,7 @@ func TestFailClosed(t *testing.T) {
 		{"bad tolerate", src("    tolerate: [annotation]\n"), []string{`4: source shop: tolerate: "annotation" is not one of annotations, schemas, grants`}},
 		{"rows over limit", src("    max_rows: 50\n    max_rows_limit: 10\n"), []string{`2: source shop: max_rows 50 is more than max_rows_limit 10`}},
 		{"schemas on sqlite", "sources:\n  - name: school\n    url: school.db\n    schemas: [main]\n", []string{
-			`2: source school: schemas are for PostgreSQL; a SQLite database has one schema`}},
+			`2: source school: schemas are for PostgreSQL (its schemas) and MySQL (its databases); a file has one schema`}},
 		{"missing annotations", src("    annotations: nope.yaml\n"), []string{
 			`4: source shop: annotations: DIR/nope.yaml: no such file or directory (give the path of an existing YAML or JSON file, relative to this file)`}},
 		{"duplicate key", src("    timeout: 1s\n    timeout: 2s\n"), []string{
@@ -250,5 +250,26 @@ func TestIdentities(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", body, err, want)
 		}
+	}
+}
+
+// TestMySQLSource: a MySQL or MariaDB URL in the file is a URL, not a path
+// beside the file; its literal password is hidden, its name is the
+// database's, and it may name schemas (MySQL's databases).
+func TestMySQLSource(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sqlmcp.yaml")
+	os.WriteFile(path, []byte("sources:\n  - url: mysql://app:s3cret@db:3306/shop\n    name: shop\n    schemas: [shop, crm]\n  - name: maria\n    url: mariadb://app@db/crm\n"), 0o600)
+	f, err := config.Load(path, config.Settings{}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Sources[0]; s.URL != "mysql://app:s3cret@db:3306/shop" || strings.Contains(s.Display, "s3cret") || len(s.Schemas) != 2 {
+		t.Errorf("mysql source: url %q, display %q, schemas %v", s.URL, s.Display, s.Schemas)
+	}
+	if s := f.Sources[1]; s.URL != "mariadb://app@db/crm" {
+		t.Errorf("mariadb source: url %q", s.URL)
+	}
+	if got := config.NameFor("mysql://app@db:3306/shop?tls=true"); got != "shop" {
+		t.Errorf("NameFor(mysql URL) = %q", got)
 	}
 }
