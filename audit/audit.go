@@ -103,8 +103,8 @@ type File struct {
 	wseq     int64             // the last line's on disk
 	wprev    [sha256.Size]byte // its hash
 	markLost int64             // lost events an audit_lost line in buf records
-	dirty    bool // written since the last fsync
-	broken   bool // a write failed: find where the file stands before the next
+	dirty    bool              // written since the last fsync
+	broken   bool              // a write failed: find where the file stands before the next
 	lastLoud time.Time
 	buf      []byte
 }
