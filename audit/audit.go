@@ -87,10 +87,11 @@ type File struct {
 
 	lines chan []byte
 	done  chan struct{}
-	close sync.Once
 	err   error // from the last fsync and close, for Close
 
-	closed   atomic.Bool
+	// mu orders Write's send before Close's close of lines.
+	mu       sync.RWMutex
+	closed   bool
 	lost     atomic.Int64 // lines dropped since the last audit_lost line
 	written  atomic.Int64
 	failures atomic.Int64
@@ -169,10 +170,12 @@ func (a *File) Write(p []byte) (int, error) {
 	if len(q) < 2 || q[0] != '{' || q[len(q)-1] != '}' {
 		return 0, errors.New("an audit event is a JSON object")
 	}
-	if a.closed.Load() {
+	line := append([]byte(nil), q...)
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.closed {
 		return 0, errors.New("the audit file is closed")
 	}
-	line := append([]byte(nil), q...)
 	select {
 	case a.lines <- line:
 		return len(p), nil
@@ -204,11 +207,13 @@ func (a *File) Stats() Stats {
 // Close writes what is queued, fsyncs and closes the file. Events written
 // after Close are refused. It returns the last fsync's or close's error.
 func (a *File) Close() error {
-	a.close.Do(func() {
-		a.closed.Store(true)
+	a.mu.Lock()
+	if !a.closed {
+		a.closed = true
 		close(a.lines)
-		<-a.done
-	})
+	}
+	a.mu.Unlock()
+	<-a.done
 	return a.err
 }
 
@@ -226,13 +231,13 @@ func (a *File) run() {
 		select {
 		case line, ok := <-a.lines:
 			if !ok {
-				a.sync()
-				if err := a.f.Close(); err != nil && a.err == nil {
-					a.err = err
-				}
+				a.finish()
 				return
 			}
-			a.batch(line)
+			if !a.batch(line) {
+				a.finish()
+				return
+			}
 			if a.opts.Sync < 0 {
 				a.sync()
 			}
@@ -242,38 +247,37 @@ func (a *File) run() {
 	}
 }
 
-// batch writes line and whatever else is queued, in one write when it can.
-func (a *File) batch(line []byte) {
+// finish fsyncs and closes the file, once every line is written.
+func (a *File) finish() {
+	a.sync()
+	if err := a.f.Close(); err != nil && a.err == nil {
+		a.err = err
+	}
+}
+
+// batch writes line and whatever else is queued, in one write when it
+// can. It reports false when the queue was closed: Close was called.
+func (a *File) batch(line []byte) bool {
 	a.buf = a.buf[:0]
-	n := 0
-	for {
+	for n := 1; ; n++ {
 		a.add(line)
-		n++
-		if n == 256 {
+		if n == 256 || len(a.buf) >= 64<<10 {
 			break
 		}
+		var ok bool
 		select {
-		case next, ok := <-a.lines:
+		case line, ok = <-a.lines:
 			if !ok {
 				a.flush()
-				// Put the close back for run to see.
-				a.lines = closedChan()
-				return
+				return false
 			}
-			line = next
 			continue
 		default:
 		}
 		break
 	}
 	a.flush()
-}
-
-// closedChan is a closed channel of lines.
-func closedChan() chan []byte {
-	c := make(chan []byte)
-	close(c)
-	return c
+	return true
 }
 
 // add numbers and chains one event into buf, rotating first when it
@@ -410,6 +414,11 @@ func (a *File) rotate() error {
 		a.broken = true
 		return err
 	}
+	if err := lock(f); err != nil {
+		f.Close()
+		a.broken = true
+		return err
+	}
 	a.f, a.size = f, 0
 	a.own(fmt.Appendf(nil, `{"time":%q,"event":"audit_open","reason":"rotated"}`, now()))
 	return nil
@@ -429,6 +438,9 @@ func (a *File) resume() error {
 		return fmt.Errorf("audit file %s: %w", a.path, err)
 	}
 	a.f = f
+	if err := lock(f); err != nil {
+		return fmt.Errorf("audit file %s: %w", a.path, err)
+	}
 	t, err := readTail(f)
 	if err != nil {
 		return fmt.Errorf("audit file %s: %w", a.path, err)
