@@ -244,6 +244,10 @@ func (r *router) record(c *call) {
 	}
 	c.fields(e.Str("event", "tool_call"), false)
 	if r.opts.Audit != nil {
+		if c.database == "" && r.set != nil && !r.multi() {
+			// The file names the database even where calls need not.
+			c.database = r.set.Sources()[0].Config.Name
+		}
 		c.fields(r.audit.Log().Str("time", time.Now().UTC().Format(time.RFC3339Nano)).Str("event", "tool_call"), true)
 	}
 }
