@@ -76,6 +76,9 @@ type Options struct {
 	// Zero means 4096 lines and 100ms.
 	Queue     int
 	QueueWait time.Duration
+	// CloseWait is the longest Close waits for the queue to be written.
+	// Zero means 10 seconds.
+	CloseWait time.Duration
 }
 
 // File is an audit file being written. Its Write is safe for concurrent
@@ -130,6 +133,9 @@ func Open(path string, opts *Options) (*File, error) {
 	}
 	if o.QueueWait <= 0 {
 		o.QueueWait = 100 * time.Millisecond
+	}
+	if o.CloseWait <= 0 {
+		o.CloseWait = 10 * time.Second
 	}
 	a, err := open(path, o)
 	if err != nil {
@@ -204,8 +210,9 @@ func (a *File) Stats() Stats {
 	return Stats{Written: a.written.Load(), Lost: a.lost.Load(), Failures: a.failures.Load()}
 }
 
-// Close writes what is queued, fsyncs and closes the file. Events written
-// after Close are refused. It returns the last fsync's or close's error.
+// Close writes what is queued, fsyncs and closes the file, waiting at
+// most Options.CloseWait. Events written after Close are refused. It
+// returns the last fsync's or close's error, or says the wait ran out.
 func (a *File) Close() error {
 	a.mu.Lock()
 	if !a.closed {
@@ -213,8 +220,16 @@ func (a *File) Close() error {
 		close(a.lines)
 	}
 	a.mu.Unlock()
-	<-a.done
-	return a.err
+	// A disk that takes nothing (a hung network mount) must not keep the
+	// server from exiting.
+	t := time.NewTimer(a.opts.CloseWait)
+	defer t.Stop()
+	select {
+	case <-a.done:
+		return a.err
+	case <-t.C:
+		return fmt.Errorf("audit file %s: the last lines were not written within %s", a.path, a.opts.CloseWait)
+	}
 }
 
 // run is the writer: it takes queued lines in batches, writes them, and

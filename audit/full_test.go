@@ -20,7 +20,7 @@ import (
 func TestDiskFull(t *testing.T) {
 	var logs syncBuffer
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	a, err := open(path, Options{Sync: time.Second, Keep: 10, Queue: 16, QueueWait: time.Second, Logger: zerolog.New(&logs)})
+	a, err := open(path, Options{Sync: time.Second, Keep: 10, Queue: 16, QueueWait: time.Second, CloseWait: 10 * time.Second, Logger: zerolog.New(&logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
