@@ -383,12 +383,12 @@ func (a *File) sync() {
 	}
 }
 
-// fail counts and logs a failure of the file: loudly for a full disk, and
-// at most once a second at error level otherwise.
+// fail counts and logs a failure of the file, at error level, at most
+// once a second: under load a full disk fails every call's line.
 func (a *File) fail(doing string, err error) {
 	a.failures.Add(1)
 	full := errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
-	if !full && time.Since(a.lastLoud) < time.Second {
+	if time.Since(a.lastLoud) < time.Second {
 		return
 	}
 	a.lastLoud = time.Now()
