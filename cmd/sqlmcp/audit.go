@@ -121,7 +121,8 @@ func auditCommand(args []string, stdout io.Writer) error {
 	for _, p := range r.Problems {
 		fmt.Fprintf(stdout, "%s\n", p)
 	}
-	fmt.Fprintf(stdout, "%d lines in %d files, seq %d to %d; the last line's hash is %s\n", r.Lines, len(r.Files), r.FirstSeq, r.LastSeq, r.Last)
+	fmt.Fprintf(stdout, "%s in %s, seq %d to %d; the last line's hash is %s\n",
+		count(r.Lines, "line", "lines"), count(len(r.Files), "file", "files"), r.FirstSeq, r.LastSeq, r.Last)
 	if len(r.Problems) > 0 {
 		return fmt.Errorf("audit verify: the chain is broken: %s", count(len(r.Problems), "problem", "problems"))
 	}
