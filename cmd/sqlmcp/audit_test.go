@@ -65,10 +65,10 @@ func verifyAudit(t *testing.T, files ...string) (string, error) {
 
 // TestAuditFileSurvivesKill: sqlmcp, making calls with its audit file on,
 // is killed with SIGKILL; the file holds every call but at most those of
-// the last sync interval (a kill loses none: each line is written to the
-// file as its call ends, and the interval bounds only what a crash of the
-// machine loses), and audit verify passes on it; a restart continues the
-// chain.
+// the last sync interval (in practice a kill loses next to none: each line
+// is written to the file as its call ends, and the interval bounds what a
+// crash of the machine loses), and audit verify passes on it; a restart
+// continues the chain.
 func TestAuditFileSurvivesKill(t *testing.T) {
 	db := dbtest.SQLiteFile(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
