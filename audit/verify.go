@@ -25,7 +25,8 @@ type Report struct {
 	Lines             int
 	FirstSeq, LastSeq int64
 	// Last is the hex SHA-256 of the last line: kept elsewhere, it shows
-	// later whether lines were cut from the end, which no chain can.
+	// later whether that line was edited or lines cut from the end, which
+	// no chain can.
 	Last string
 	// Notes are what is sound but worth saying: a line torn by a crash,
 	// a chain that starts after files rotated away.
