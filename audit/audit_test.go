@@ -423,3 +423,36 @@ func TestAnyChangeShows(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyThrough: with the last hash of an earlier verify kept, the last
+// line edited or cut shows.
+func TestVerifyThrough(t *testing.T) {
+	path := fresh(t, 3, nil)
+	r, err := Verify(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := r.Last
+	a, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, a, 4, 2)
+	if r, err = VerifyThrough(kept, path); err != nil || r.Problems != nil || len(r.Notes) != 1 || !strings.Contains(r.Notes[0].String(), path+":4: the line whose hash was kept") {
+		t.Fatalf("after more lines: %v %+v", err, r)
+	}
+	lines := readLines(t, path)
+	for name, l := range map[string][]string{
+		"cut":    lines[:3],
+		"edited": append(slices.Clone(lines[:3]), strings.Replace(lines[3], "SELECT 3", "SELECT 9", 1)),
+	} {
+		writeLines(t, path, l)
+		r, err := VerifyThrough(kept, path)
+		if err != nil || len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), path+":") || !strings.Contains(r.Problems[0].What, "no line has the hash kept") {
+			t.Errorf("%s: %v %+v", name, err, r)
+		}
+		if r, _ := Verify(path); r.Problems != nil {
+			t.Errorf("%s: without the kept hash, problems %v (the chain alone cannot tell)", name, r.Problems)
+		}
+	}
+}

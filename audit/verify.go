@@ -71,7 +71,13 @@ func (e *entry) at(what string, args ...any) Problem {
 // a file cannot be read; what is wrong with the chain is in the Report,
 // one Problem per break, saying which line was edited, removed, inserted
 // or moved.
-func Verify(paths ...string) (*Report, error) {
+func Verify(paths ...string) (*Report, error) { return VerifyThrough("", paths...) }
+
+// VerifyThrough is Verify, and with through (a Report.Last kept from an
+// earlier verify) also checks that the chain still holds the line whose
+// hash it is: when none does, that line was edited or removed, or the
+// lines up to it cut from the end, which no chain shows by itself.
+func VerifyThrough(through string, paths ...string) (*Report, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no audit file to verify")
 	}
@@ -80,6 +86,7 @@ func Verify(paths ...string) (*Report, error) {
 	r := &Report{Files: files}
 	it := &lines{files: files}
 	var p1, p2 *entry // the line before, and the one before it
+	var last *entry   // the last line read
 	for {
 		e, err := it.next()
 		if err != nil {
@@ -89,6 +96,11 @@ func Verify(paths ...string) (*Report, error) {
 			break
 		}
 		r.Lines++
+		last = e
+		if through != "" && e.hash == through {
+			r.Notes = append(r.Notes, e.at("the line whose hash was kept: the chain holds it"))
+			through = ""
+		}
 		nx, err := it.peek()
 		if err != nil {
 			return nil, err
@@ -135,6 +147,13 @@ func Verify(paths ...string) (*Report, error) {
 		}
 		p2, p1 = p1, e
 		r.Last, r.LastSeq = e.hash, e.seq
+	}
+	if through != "" {
+		p := Problem{File: files[len(files)-1], What: "no line has the hash kept from an earlier verify: that line was edited or removed, or the lines up to it cut from the end"}
+		if last != nil {
+			p.File, p.Line = last.file, last.line
+		}
+		r.Problems = append(r.Problems, p)
 	}
 	if r.Lines == 0 {
 		r.Problems = append(r.Problems, Problem{File: files[len(files)-1], What: "no lines"})

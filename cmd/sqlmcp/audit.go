@@ -86,14 +86,15 @@ func (f *auditFlags) open(log zerolog.Logger) (*audit.File, error) {
 	return audit.Open(f.file, &audit.Options{Sync: f.sync, MaxSize: int64(f.maxSize), Keep: f.keep, NoChain: !f.chain, Logger: log})
 }
 
-const auditUsage = `Usage: sqlmcp audit verify FILE [FILE.1 ...]
+const auditUsage = `Usage: sqlmcp audit verify [--through HASH] FILE [FILE.1 ...]
 
 Checks the hash chain of an audit file (serve's --audit-file) and its
 rotated files, given in any order: each line must hold the SHA-256 of the
 line before and the next seq. It names every line edited, removed,
 inserted or moved, and exits with status 1 when the chain is broken. It
-prints the last line's hash: keep it elsewhere, and a later verify that
-ends on another shows lines cut from the end, which no chain can.
+prints the last line's hash: keep it where the server cannot write, and a
+later verify --through HASH finds the last line edited or lines cut from
+the end, which no chain shows by itself.
 `
 
 // auditCommand is sqlmcp audit.
@@ -108,10 +109,16 @@ func auditCommand(args []string, stdout io.Writer) error {
 	if args[0] != "verify" {
 		return usagef("unknown audit command %q: the command is verify (see sqlmcp audit --help)", args[0])
 	}
-	if len(args) == 1 {
+	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	through := fs.String("through", "", "the last line's hash an earlier verify printed: check that the chain still holds that line")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usagef("audit verify: %v (see sqlmcp audit --help)", err)
+	}
+	if fs.NArg() == 0 {
 		return usagef("audit verify needs the audit file, and its rotated files if any (see sqlmcp audit --help)")
 	}
-	r, err := audit.Verify(args[1:]...)
+	r, err := audit.VerifyThrough(*through, fs.Args()...)
 	if err != nil {
 		return fmt.Errorf("audit verify: %w", err)
 	}

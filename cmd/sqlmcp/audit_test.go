@@ -131,8 +131,19 @@ func TestAuditFileSurvivesKill(t *testing.T) {
 		t.Errorf("audit verify after the restart: %v\n%s", err, out)
 	}
 
-	// An edited line is found, and the exit status says so.
+	// The last hash kept: a line cut from the end shows with --through.
+	last := out[strings.Index(out, "the last line's hash is ")+len("the last line's hash is "):][:64]
 	b, _ := os.ReadFile(path)
+	os.WriteFile(path, b[:bytes.LastIndexByte(b[:len(b)-1], '\n')+1], 0o600)
+	if out, err = verifyAudit(t, path); err != nil {
+		t.Errorf("audit verify after the last line is cut: %v (the chain alone cannot tell)\n%s", err, out)
+	}
+	if out, err = verifyAudit(t, "--through", last, path); err == nil || !strings.Contains(out, "no line has the hash kept") {
+		t.Errorf("audit verify --through after the last line is cut: %v\n%s", err, out)
+	}
+
+	// An edited line is found, and the exit status says so.
+	b, _ = os.ReadFile(path)
 	os.WriteFile(path, bytes.Replace(b, []byte(`"SELECT 3 AS n"`), []byte(`"SELECT 4 AS n"`), 1), 0o600)
 	out, err = verifyAudit(t, path)
 	if err == nil || !strings.Contains(out, path+":5: edited") {
