@@ -210,7 +210,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		if err != nil {
 			return nil, fmt.Errorf("marshaling the output of %s: %w", t.Name, err)
 		}
-		c.out, c.bytes = out, len(structured)
+		c.out, c.bytes, c.took = out, len(structured), time.Since(start)
 		r.record(&c)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
