@@ -27,9 +27,9 @@ type auditFlags struct {
 
 func (f *auditFlags) define(fs *flag.FlagSet) {
 	f.maxSize = 100 << 20
-	fs.StringVar(&f.file, "audit-file", "", "append one JSON line per tool call (who, database, tool, SQL, verdict, rows, bytes, duration; never row data or tokens) to this file; check it with sqlmcp audit verify (SQLMCP_AUDIT_FILE)")
+	fs.StringVar(&f.file, "audit-file", "", "append one JSON line per tool call (who, database, tool, SQL, verdict, rows, bytes, duration; never row data or tokens) to this `PATH`; check it with sqlmcp audit verify (SQLMCP_AUDIT_FILE)")
 	fs.DurationVar(&f.sync, "audit-sync", time.Second, "the longest a line of the audit file waits before it is fsynced; a crash of the machine loses at most this much, a kill of the server next to nothing (SQLMCP_AUDIT_SYNC)")
-	fs.Var(&f.maxSize, "audit-max-size", "rotate the audit file past this size, e.g. 100MB, 1GB; 0 never (SQLMCP_AUDIT_MAX_SIZE)")
+	fs.Var(&f.maxSize, "audit-max-size", "rotate the audit file past this `SIZE`, e.g. 100MB, 1GB; 0 never (SQLMCP_AUDIT_MAX_SIZE)")
 	fs.IntVar(&f.keep, "audit-keep", 10, "rotated audit files kept: FILE.1 (the newest) to FILE.N (SQLMCP_AUDIT_KEEP)")
 	fs.BoolVar(&f.chain, "audit-chain", true, "chain each line of the audit file to the one before by its SHA-256, so that an edited, removed or inserted line shows (SQLMCP_AUDIT_CHAIN)")
 }
