@@ -43,6 +43,7 @@ var allowed = map[string][]string{
 	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
 	"internal/text":      {},
 	"identity":           {},
+	"audit":              {"github.com/rs/zerolog"},
 	"internal/sqlscan":   {},
 	"internal/term":      {"github.com/sqlmcp/sqlmcp/internal/text", "golang.org/x/term"},
 	"internal/toolstest": {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/mcptest", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/tools", "github.com/sqlmcp/sqlmcp/config", "github.com/sqlmcp/sqlmcp/sources", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog"},

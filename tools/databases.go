@@ -27,10 +27,11 @@ func (a dbArg) database() string { return a.Database }
 // or a source of a set, whose handler state (connections, caches, turns)
 // it makes on the source's first use and keeps.
 type router struct {
-	set  *sources.Set // nil for one database
-	one  *server      // the one database, when set is nil
-	name string       // its name, when it has one
-	opts *Options
+	set   *sources.Set // nil for one database
+	one   *server      // the one database, when set is nil
+	name  string       // its name, when it has one
+	opts  *Options
+	audit zerolog.Logger // writes to opts.Audit
 
 	mu      sync.Mutex
 	servers map[string]*server

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/tools"
 )
 
 // TestAuditLogHoldsNoValues: engine errors that quote a value from a
@@ -70,17 +71,18 @@ func TestAuditLogHoldsNoValues(t *testing.T) {
 // none), which the model reads and the log must not hold.
 type call struct{ sql, secret string }
 
-// loggedSession is a client session and the server's audit log.
+// loggedSession is a client session, the server's audit log and what it
+// wrote to its audit file.
 type loggedSession struct {
-	cs   *mcp.ClientSession
-	logs *syncBuffer
+	cs          *mcp.ClientSession
+	logs, audit *syncBuffer
 }
 
-// serveLogged serves db with the audit log kept.
+// serveLogged serves db with the audit log and the audit file's events kept.
 func serveLogged(t *testing.T, db *source.DB) *loggedSession {
 	t.Helper()
-	logs := &syncBuffer{}
-	return &loggedSession{serve(t, db, zerolog.New(logs)), logs}
+	logs, audit := &syncBuffer{}, &syncBuffer{}
+	return &loggedSession{serveWith(t, db, &tools.Options{Logger: zerolog.New(logs), Audit: audit}), logs, audit}
 }
 
 // auditValues makes each call, checks the model's answer is an error
@@ -98,20 +100,22 @@ func auditValues(t *testing.T, ls *loggedSession, calls []call, secrets []string
 			t.Errorf("%s: got %q, want an error holding %q", c.sql, text, c.secret)
 		}
 	}
-	var errs int
-	for _, l := range strings.Split(strings.TrimSpace(ls.logs.String()), "\n") {
-		// Every line, the SDK's too; the SQL is logged, and names no secret.
-		for _, s := range secrets {
-			if strings.Contains(l, s) {
-				t.Errorf("the log holds %q: %s", s, l)
+	for name, log := range map[string]*syncBuffer{"log": ls.logs, "audit file": ls.audit} {
+		var errs int
+		for _, l := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+			// Every line, the SDK's too; the SQL is logged, and names no secret.
+			for _, s := range secrets {
+				if strings.Contains(l, s) {
+					t.Errorf("the %s holds %q: %s", name, s, l)
+				}
+			}
+			if i := strings.Index(l, `"error":`); i >= 0 && strings.Contains(l, `"event":"tool_call"`) {
+				errs++
+				t.Logf("%s: %s", name, l[i:])
 			}
 		}
-		if i := strings.Index(l, `"error":`); i >= 0 && strings.Contains(l, `"event":"tool_call"`) {
-			errs++
-			t.Logf("logged: %s", l[i:])
+		if errs != len(calls) {
+			t.Errorf("%d errors in the %s, want %d:\n%s", errs, name, len(calls), log.String())
 		}
-	}
-	if errs != len(calls) {
-		t.Errorf("%d errors logged, want %d:\n%s", errs, len(calls), ls.logs.String())
 	}
 }

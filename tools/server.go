@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -39,6 +40,11 @@ type Options struct {
 	// the query timeout, then get a "busy" error. Zero means no limit
 	// beyond the connection pool. NewServerSet takes each source's own.
 	MaxConcurrency int
+	// Audit receives one JSON object per tool call, each in one Write:
+	// the tool_call log event's fields, and every field about the caller
+	// (package identity) and the database even when empty; never row data
+	// or tokens. *audit.File is one. Default: none.
+	Audit io.Writer
 	// Name is NewServer's database's name, which a call may give as its
 	// database argument. Default: none, and a call names no database.
 	Name string
@@ -71,6 +77,9 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 
 // newMCP makes the MCP server whose calls r routes.
 func newMCP(r *router, opts *Options) *mcp.Server {
+	if opts.Audit != nil {
+		r.audit = zerolog.New(opts.Audit)
+	}
 	version := opts.Version
 	if version == "" {
 		version = "dev"
@@ -194,33 +203,14 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 				release()
 			}
 		}
-		log := r.opts.Logger
-		e := log.Info()
-		if err != nil {
-			e = log.Warn()
-		}
-		e = e.Str("event", "tool_call").Str("tool", t.Name)
-		if name := in.database(); name != "" {
-			e.Str("database", name)
-		}
-		if id, ok := identity.From(ctx); ok && id.Subject != "" {
-			e.Str("subject", id.Subject)
-		}
-		if role := source.RoleFrom(ctx); role != "" {
-			e.Str("db_role", role)
-		}
-		if n := retries(); n > 0 {
-			e.Int("retries", n)
-		}
-		if a, ok := any(in).(interface{ audit(*zerolog.Event) }); ok {
-			a.audit(e)
+		c := call{tool: t.Name, database: in.database(), retries: retries(), in: in, err: err, took: time.Since(start)}
+		c.id, _ = identity.From(ctx)
+		c.role = source.RoleFrom(ctx)
+		if c.database == "" {
+			c.database = r.name
 		}
 		if err != nil {
-			var ee *source.EngineError
-			if errors.As(err, &ee) {
-				e.Str("sqlstate", ee.Code)
-			}
-			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Float64("duration_ms", ms(time.Since(start))).Send()
+			r.record(&c)
 			res := &mcp.CallToolResult{}
 			if w := (*worded)(nil); errors.As(err, &w) && w.marked != nil {
 				res.Content = []mcp.Content{&mcp.TextContent{Text: render(w.marked)}}
@@ -232,10 +222,86 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		if err != nil {
 			return nil, fmt.Errorf("marshaling the output of %s: %w", t.Name, err)
 		}
-		out.audit(e)
-		e.Str("verdict", "ok").Float64("duration_ms", ms(time.Since(start))).Send()
+		c.out, c.bytes, c.took = out, len(structured), time.Since(start)
+		r.record(&c)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: render(out.text)}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
+}
+
+// call is what the log and the audit file say of one tool call.
+type call struct {
+	tool     string
+	id       identity.Identity // the zero Identity for an anonymous caller
+	database string
+	// role is the database role the call ran as (an identity rule's);
+	// "" for the connecting role.
+	role    string
+	retries int
+	in      any     // the input, whose audit method adds its fields
+	out     audited // nil when the call failed
+	err     error
+	bytes   int // the structured result's size
+	took    time.Duration
+}
+
+// record logs c as one tool_call event, and writes it to the audit file
+// when there is one. The two carry the same fields; the file has every
+// field about the caller and the database even when empty, so that each
+// line has one shape.
+func (r *router) record(c *call) {
+	log := r.opts.Logger
+	e := log.Info()
+	if c.err != nil {
+		e = log.Warn()
+	}
+	c.fields(e.Str("event", "tool_call"), false)
+	if r.opts.Audit != nil {
+		if c.database == "" && r.set != nil && !r.multi() {
+			// The file names the database even where calls need not.
+			c.database = r.set.Sources()[0].Config.Name
+		}
+		c.fields(r.audit.Log().Str("time", time.Now().UTC().Format(time.RFC3339Nano)).Str("event", "tool_call"), true)
+	}
+}
+
+// fields adds c's fields to e and sends it: all of them with full, else
+// the caller's and the database's only when set.
+func (c *call) fields(e *zerolog.Event, full bool) {
+	if e == nil {
+		return
+	}
+	if full || c.id.Subject != "" {
+		e.Str("subject", c.id.Subject)
+	}
+	if full || c.id.Issuer != "" {
+		e.Str("issuer", c.id.Issuer)
+	}
+	if full || c.id.Fingerprint != "" {
+		e.Str("token_fingerprint", c.id.Fingerprint)
+	}
+	if full || c.database != "" {
+		e.Str("database", c.database)
+	}
+	if full || c.role != "" {
+		e.Str("role", c.role)
+	}
+	e.Str("tool", c.tool)
+	if c.retries > 0 {
+		e.Int("retries", c.retries)
+	}
+	if a, ok := c.in.(interface{ audit(*zerolog.Event) }); ok {
+		a.audit(e)
+	}
+	if c.err != nil {
+		var ee *source.EngineError
+		if errors.As(c.err, &ee) {
+			e.Str("sqlstate", ee.Code)
+		}
+		e.Str("verdict", verdict(c.err)).Str("error", auditError(c.err)).Float64("duration_ms", ms(c.took)).Send()
+		return
+	}
+	c.out.audit(e)
+	e.Str("verdict", "ok").Int("bytes", c.bytes).Float64("duration_ms", ms(c.took)).Send()
 }
 
 // ms is a duration in milliseconds, for log fields named *_ms.

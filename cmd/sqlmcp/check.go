@@ -50,6 +50,11 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 		where = "the command line"
 	}
 	fmt.Fprintf(stdout, "# the configuration from %s, as it runs\n%s", where, f.Effective())
+	fmt.Fprintf(stdout, "\naudit file: %s\n", cfg.audit.describe())
+	auditErr := cfg.audit.problem()
+	if auditErr != "" {
+		printItem(stdout, "error", auditErr)
+	}
 
 	reports := make([]*sources.Report, len(f.Sources))
 	suggestions := make([]*schema.Suggestion, len(f.Sources))
@@ -69,6 +74,9 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 	wg.Wait()
 
 	errs, warnings := 0, 0
+	if auditErr != "" {
+		errs++
+	}
 	for i, r := range reports {
 		fmt.Fprintf(stdout, "\ndatabase %s", r.Name)
 		if r.Engine != "" {

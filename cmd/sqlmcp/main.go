@@ -70,6 +70,8 @@ Usage:
   sqlmcp explore --db PATH|URL --notes DIR
                                          explore a database before any question: queries that ran
                                          and returned rows, kept as examples (see sqlmcp explore --help)
+  sqlmcp audit verify FILE [FILE.1 ...]  check an audit file's hash chain (--audit-file) and its rotated
+                                         files; name each line edited, removed or inserted; exit 1 if any
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
   sqlmcp version                         print the version (also --version)
@@ -131,13 +133,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
+	case "audit":
+		return auditCommand(args, stdout)
 	case "healthcheck":
 		return healthcheck(ctx, args, stdout)
 	case "help", "-h", "-help", "--help":
 		printHelp(stdout)
 		return nil
 	}
-	return usagef("unknown command %q: the commands are serve, check, ask, eval, learn, explore, healthcheck, version and help", cmd)
+	return usagef("unknown command %q: the commands are serve, check, ask, eval, learn, explore, audit, healthcheck, version and help", cmd)
 }
 
 // topFlags are the flags that stand for a command: --version and --help.

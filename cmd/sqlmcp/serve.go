@@ -56,6 +56,17 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	}
 	defer set.Close()
 	srcs := set.Sources()
+	// Opened before serving, closed after the last call ends: its final
+	// fsync comes after the HTTP server's shutdown grace.
+	af, err := cfg.audit.open(log)
+	if err != nil {
+		return err
+	}
+	var auditTo io.Writer // nil, not a nil *audit.File, without one
+	if af != nil {
+		defer af.Close()
+		auditTo = af
+	}
 	var limits sqlmcp.Limits // the longest timeout, for stdio's wait
 	for _, src := range srcs {
 		if l := src.Config.Limits.WithDefaults(); l.Timeout > limits.Timeout {
@@ -64,6 +75,9 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	}
 	start := func() *zerolog.Event {
 		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo)
+		if af != nil {
+			e = e.Str("audit_file", af.Path()).Str("audit", cfg.audit.describe())
+		}
 		if len(srcs) > 1 {
 			return e.Strs("databases", set.Names())
 		}
@@ -87,7 +101,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if len(rules) > 0 && cfg.http != "" && !cfg.authenticates() {
 		return usagef("identities: the rules match callers' identities, and this server proves none: give --auth-token-file (with names) or --auth oidc")
 	}
-	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules})
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules, Audit: auditTo})
 	if cfg.http != "" {
 		return serveHTTP(ctx, cfg, set.Ready, srv, log, start)
 	}

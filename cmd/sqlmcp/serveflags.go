@@ -29,6 +29,7 @@ type config struct {
 	maskKey      string // SQLMCP_MASK_KEY: the key masked values are hashed with
 	limits       sqlmcp.Limits
 	logLevel     string
+	audit        auditFlags // --audit-*: the audit file
 
 	// maxConcurrency is how many tool calls reach the database at once;
 	// zero for no limit beyond the connection pool.
@@ -78,6 +79,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&cfg.limits.MaxBytes, "max-bytes", 256<<10, "the most bytes of rows a result holds, as JSON (SQLMCP_MAX_BYTES)")
 	fs.IntVar(&cfg.limits.MaxCellBytes, "max-cell-bytes", 2<<10, "text values longer than this are cut, with a marker (SQLMCP_MAX_CELL_BYTES)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error; logs go to stderr as JSON (SQLMCP_LOG_LEVEL)")
+	cfg.audit.define(fs)
 	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
 	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", postgres.DefaultWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
 	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", postgres.DefaultTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
@@ -108,6 +110,9 @@ func (cfg *config) check() error {
 	}
 	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
 		return usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	if err := cfg.audit.check(); err != nil {
+		return err
 	}
 	if cfg.maxConcurrency < 0 {
 		return usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
