@@ -8,10 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
-	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/internal/mcptest"
+	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 	"github.com/sqlmcp/sqlmcp/sources"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
@@ -35,16 +35,7 @@ func serveAs(t *testing.T, set *sources.Set, rules identity.Rules, id *identity.
 // it, in list_tables, in errors and in the instructions; one no rule
 // matches reaches none; a call without an identity (stdio) reaches all.
 func TestIdentityRules(t *testing.T) {
-	f, err := config.FromURLs([]string{"shop=" + dbtest.SQLiteFile(t), "hr=" + dbtest.SQLiteFile(t), "ops=" + dbtest.SQLiteFile(t)}, config.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range f.Sources {
-		s.Description = "The " + s.Name + " database."
-	}
-	set := sources.New(f, nil)
-	t.Cleanup(set.Close)
-	set.Start(t.Context())
+	set := toolstest.Set(t, "shop="+dbtest.SQLiteFile(t), "hr="+dbtest.SQLiteFile(t), "ops="+dbtest.SQLiteFile(t))
 	rules := identity.Rules{
 		{Name: "alice", Match: identity.Match{Subjects: []string{"alice"}}, Sources: []string{"shop"}},
 		{Name: "analysts", Match: identity.Match{Groups: []string{"analysts"}}, Sources: []string{"shop", "ops"}},
@@ -126,13 +117,7 @@ func TestIdentityRoles(t *testing.T) {
 	t.Cleanup(func() {
 		dbtest.PostgresExec(t, dsn, `DROP TABLE sales; DROP ROLE `+east+`; DROP ROLE `+west)
 	})
-	f, err := config.FromURLs([]string{"pg=" + dsn}, config.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := sources.New(f, nil)
-	t.Cleanup(set.Close)
-	set.Start(t.Context())
+	set := toolstest.Set(t, "pg="+dsn)
 	rules := identity.Rules{
 		{Name: "east", Match: identity.Match{Groups: []string{"east"}}, Sources: []string{"pg"}, Roles: map[string]string{"pg": east}},
 		{Name: "west", Match: identity.Match{Groups: []string{"west"}}, Sources: []string{"pg"}, Roles: map[string]string{"pg": west}},

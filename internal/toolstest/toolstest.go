@@ -74,6 +74,14 @@ func ServeDB(t testing.TB, db *source.DB, o *Options) *mcp.ClientSession {
 // in-memory transports. Everything is closed when the test ends.
 func ServeSet(t testing.TB, specs ...string) *mcp.ClientSession {
 	t.Helper()
+	return mcptest.Connect(t, tools.NewServerSet(Set(t, specs...), &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
+}
+
+// Set opens the databases specs name (NAME=URL each) as ServeSet does,
+// each described as "The NAME database.", and returns them as a started
+// set, closed when the test ends.
+func Set(t testing.TB, specs ...string) *sources.Set {
+	t.Helper()
 	f, err := config.FromURLs(specs, config.Settings{MaxConcurrency: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -84,5 +92,5 @@ func ServeSet(t testing.TB, specs ...string) *mcp.ClientSession {
 	set := sources.New(f, nil)
 	t.Cleanup(set.Close)
 	set.Start(t.Context())
-	return mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
+	return set
 }
