@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -190,11 +191,6 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	if opts.OIDC != nil && len(s.tokens) > 0 {
 		return errors.New("OpenID Connect and listed bearer tokens exclude each other: give one")
 	}
-	if opts.PublicURL != "" {
-		if _, err := ParsePublicURL(opts.PublicURL); err != nil {
-			return err
-		}
-	}
 	var hosts, origins []string
 	for _, h := range opts.Hosts {
 		n, ok := ParseHost(h)
@@ -209,6 +205,18 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 			return fmt.Errorf("%q is not an origin like https://app.example.com", o)
 		}
 		origins = append(origins, n)
+	}
+
+	if opts.PublicURL != "" {
+		// Clients reaching the server by its public URL send its host,
+		// and browsers its origin.
+		base, err := ParsePublicURL(opts.PublicURL)
+		if err != nil {
+			return err
+		}
+		u, _ := url.Parse(base)
+		origin, _ := ParseOrigin(base)
+		hosts, origins = append(hosts, strings.ToLower(u.Hostname())), append(origins, origin)
 	}
 
 	ln, err := net.Listen("tcp", addr)

@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rsa"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,10 +22,6 @@ const (
 	maxDocBytes  = 1 << 20          // a discovery document or key set
 	fetchTimeout = 10 * time.Second // one fetch, connecting included
 )
-
-// errUnknownKey is a token signed by a key the issuer does not publish,
-// even after the key set was fetched again.
-var errUnknownKey = errors.New("unknown signing key")
 
 // keySet is the issuer's published signing keys, fetched from its
 // jwks_uri and kept for at most maxAge. A token naming a key the set lacks

@@ -237,8 +237,12 @@ func (a *oidcAuth) verify(ctx context.Context, raw string) (identity.Identity, e
 	}
 	var std jwt.Claims
 	var all map[string]any
+	keys := a.keys.candidates(ctx, h.KeyID, h.Algorithm)
+	if len(keys) == 0 {
+		return identity.Identity{}, refuse("the token's signing key is not one the issuer publishes")
+	}
 	verified := false
-	for _, key := range a.keys.candidates(ctx, h.KeyID, h.Algorithm) {
+	for _, key := range keys {
 		if tok.Claims(key.Key, &std, &all) == nil {
 			verified = true
 			break
