@@ -283,7 +283,7 @@ func must[T any](v T, err error) T {
 // the keys' maximum age.
 func TestOIDCKeyRotation(t *testing.T) {
 	p := newProvider(t)
-	s, _ := startWith(t, serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: p.issuer, KeyMinRefresh: time.Millisecond, KeyMaxAge: 300 * time.Millisecond}})
+	s, _ := startWith(t, serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: p.issuer, KeyMinRefresh: time.Millisecond, KeyMaxAge: time.Second}})
 	resource := s.base + "/mcp"
 	hc := httpClient(t, "", nil)
 	status := func(tok string) int {
@@ -295,11 +295,15 @@ func TestOIDCKeyRotation(t *testing.T) {
 		t.Fatalf("the first key: got %d, want 200", got)
 	}
 	p.addKey(t, "rsa-2", jose.RS256)
+	hits := p.jwksHits.Load()
 	if got := status(p.sign(t, "rsa-2", p.claims(resource, nil))); got != http.StatusOK {
 		t.Errorf("the new key: got %d, want 200", got)
 	}
+	if n := p.jwksHits.Load() - hits; n != 1 {
+		t.Errorf("the unknown kid made %d fetches of the keys, want 1", n)
+	}
 	p.unpublish("rsa-1")
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(1200 * time.Millisecond)
 	if got := status(old); got != http.StatusUnauthorized {
 		t.Errorf("the withdrawn key after the keys' maximum age: got %d, want 401", got)
 	}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+// issuer is an OpenID Connect provider for cmd's tests: discovery and one
+// RSA key; internal/serve tests the refusals against a fuller one.
+type issuer struct {
+	url string
+	key *rsa.PrivateKey
+}
+
+func newIssuer(t *testing.T) *issuer {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := &issuer{key: key}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]string{"issuer": is.url, "jwks_uri": is.url + "/keys"})
+	})
+	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}}})
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	is.url = srv.URL
+	return is
+}
+
+// token is an access token for audience, for subject.
+func (is *issuer) token(t *testing.T, audience, subject string) string {
+	t.Helper()
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: is.key, KeyID: "k1"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	tok, err := jwt.Signed(signer).Claims(jwt.Claims{Issuer: is.url, Subject: subject, Audience: jwt.Audience{audience},
+		IssuedAt: jwt.NewNumericDate(now), Expiry: jwt.NewNumericDate(now.Add(time.Minute))}).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// TestServeOIDC: sqlmcp.yaml's server-wide auth: oidc and oidc_issuer
+// make /mcp an OAuth resource server: the go-sdk client with a token for
+// the derived resource identifier calls a tool, the access log names the
+// subject, and a request without a token is pointed at the metadata.
+func TestServeOIDC(t *testing.T) {
+	is := newIssuer(t)
+	file := filepath.Join(t.TempDir(), "sqlmcp.yaml")
+	text := "auth: oidc\noidc_issuer: " + is.url + "\noidc_scopes: [sql:read]\nsources:\n  - name: shop\n    url: " + dbtest.SQLiteFile(t) + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTP(t, nil, "--config", file)
+	resource := s.base + "/mcp"
+	s.log.Wait(t, time.Second, map[string]any{"event": "start", "auth_mode": "oidc", "oidc_issuer": is.url, "resource": resource, "resource_derived": true})
+
+	cs := connect(t, resource, httpClient(t, is.token(t, resource, "carol"), nil), "")
+	if got, isErr := callText(t, cs, "run_query", map[string]any{"sql": "SELECT count(*) AS n FROM customers"}); isErr || !strings.Contains(got, "n\n4") {
+		t.Errorf("run_query: %q", got)
+	}
+	s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "tool": "run_query", "subject": "carol"})
+
+	resp, err := http.Post(resource, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if want := `Bearer scope="sql:read", resource_metadata="` + s.base + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("no token: got %d %s, want 401 %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+	}
+	resp, err = http.Get(s.base + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"authorization_servers":["`+is.url+`"]`) {
+		t.Errorf("metadata: %s", body)
+	}
+}
+
+// TestServeOIDCRefusals: --auth oidc settings that cannot work stop sqlmcp
+// at start with exit status 2 and what to change.
+func TestServeOIDCRefusals(t *testing.T) {
+	path := dbtest.SQLiteFile(t)
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"no issuer", []string{"--auth", "oidc"}, nil, "--auth oidc needs --oidc-issuer"},
+		{"an unknown mode", []string{"--auth", "basic"}, nil, `--auth "basic": use tokens`},
+		{"oidc settings without oidc", []string{"--oidc-issuer", "https://login.example.com"}, nil, "need --auth oidc"},
+		{"tokens too", []string{"--auth", "oidc", "--oidc-issuer", "https://login.example.com"}, map[string]string{"SQLMCP_AUTH_TOKENS": fileToken}, "exclude each other"},
+		{"insecure too", []string{"--auth", "oidc", "--oidc-issuer", "https://login.example.com", "--insecure-no-auth"}, nil, "contradict"},
+		{"every interface without a public URL", []string{"--auth", "oidc", "--oidc-issuer", "https://login.example.com", "--http", "0.0.0.0:8080"}, nil, "needs --public-url"},
+		{"a public URL with a path", []string{"--auth", "oidc", "--oidc-issuer", "https://login.example.com", "--public-url", "https://x.example.com/db"}, nil, "--public-url"},
+		{"introspection without the client", []string{"--auth", "oidc", "--oidc-issuer", "https://login.example.com", "--oidc-introspection-url", "https://login.example.com/introspect"},
+			map[string]string{"SQLMCP_OIDC_CLIENT_ID": "sqlmcp"}, "SQLMCP_OIDC_CLIENT_SECRET"},
+		{"tokens mode without tokens", []string{"--auth", "tokens"}, nil, "--auth tokens needs tokens"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"serve", "--db", path}, tt.args...)
+			if !strings.Contains(strings.Join(args, " "), "--http") {
+				args = append(args, "--http", "127.0.0.1:0")
+			}
+			err := run(t.Context(), args, strings.NewReader(""), io.Discard, &bytes.Buffer{}, func(k string) string { return tt.env[k] })
+			var ue usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want a usage error saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestNamedTokenFile: a token file line "NAME: TOKEN" gives the calls
+// bearing it that subject in the access log.
+func TestNamedTokenFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tokens")
+	os.WriteFile(file, []byte("# the nightly job\nnightly: "+fileToken+"\n"+envToken+"\n"), 0o600)
+	s := startHTTP(t, nil, "--db", dbtest.SQLiteFile(t), "--auth-token-file", file)
+	cs := connect(t, s.base+"/mcp", httpClient(t, fileToken, nil), "")
+	callText(t, cs, "list_tables", nil)
+	s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "tool": "list_tables", "subject": "nightly"})
+	s.log.Wait(t, time.Second, map[string]any{"event": "start", "tokens": float64(2)})
+}
