@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -10,7 +11,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,12 +24,20 @@ import (
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
 
-// issuer is an OpenID Connect provider for cmd's tests: discovery and one
-// RSA key; internal/serve tests the refusals against a fuller one.
+// issuer is an OpenID Connect provider for cmd's tests: discovery, one
+// RSA key, and a token endpoint granting the client credentials grant to
+// one client, for the resource it names (RFC 8707); internal/serve tests
+// the refusals against a fuller one.
 type issuer struct {
 	url string
 	key *rsa.PrivateKey
 }
+
+// The one client of the issuer's token endpoint.
+const (
+	clientID     = "reporting-job"
+	clientSecret = "reporting-job-secret"
+)
 
 func newIssuer(t *testing.T) *issuer {
 	t.Helper()
@@ -37,7 +48,20 @@ func newIssuer(t *testing.T) *issuer {
 	is := &issuer{key: key}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(map[string]string{"issuer": is.url, "jwks_uri": is.url + "/keys"})
+		json.NewEncoder(w).Encode(map[string]any{"issuer": is.url, "jwks_uri": is.url + "/keys", "token_endpoint": is.url + "/token",
+			"grant_types_supported": []string{"client_credentials"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"},
+			"response_types_supported": []string{"code"}, "subject_types_supported": []string{"public"},
+			"id_token_signing_alg_values_supported": []string{"RS256"}, "authorization_endpoint": is.url + "/authorize"})
+	})
+	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		id, secret, ok := r.BasicAuth()
+		w.Header().Set("Content-Type", "application/json")
+		if !ok || id != clientID || secret != clientSecret || r.PostFormValue("grant_type") != "client_credentials" || r.PostFormValue("resource") == "" {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"error":"invalid_request"}`)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"access_token": is.token(t, r.PostFormValue("resource"), id), "token_type": "Bearer", "expires_in": 60})
 	})
 	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}}})
@@ -150,3 +174,56 @@ func TestNamedTokenFile(t *testing.T) {
 	s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "tool": "list_tables", "subject": "nightly"})
 	s.log.Wait(t, time.Second, map[string]any{"event": "start", "tokens": float64(2)})
 }
+
+// TestTypeScriptOAuth: the TypeScript SDK's client, knowing only the
+// server's URL and its own client credentials, finds the issuer from the
+// protected resource metadata, gets a token for sqlmcp's resource by the
+// client credentials grant and calls a tool: the discovery an MCP client
+// does, with no one at a browser. (The MCP Inspector CLI authorizes only
+// interactively, by the authorization code grant in a browser.)
+func TestTypeScriptOAuth(t *testing.T) {
+	if os.Getenv("SQLMCP_TEST_INSPECTOR") != "1" {
+		t.Skip("SQLMCP_TEST_INSPECTOR is not 1: not running the TypeScript SDK's OAuth client (needs `" + oauthClientInstall + "`)")
+	}
+	dir := filepath.Join(dbtest.Root(), "testdata", "oauthclient")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Fatalf("SQLMCP_TEST_INSPECTOR=1 but the TypeScript SDK is not installed (%v): run `%s` at the repository root first", err, oauthClientInstall)
+	}
+	is := newIssuer(t)
+	s := startHTTP(t, nil, "--db", dbtest.SQLiteFile(t), "--auth", "oidc", "--oidc-issuer", is.url, "--oidc-scopes", "sql:read")
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(dir, "discover.mjs"), s.base+"/mcp")
+	cmd.Env = append(os.Environ(), "SQLMCP_TEST_CLIENT_ID="+clientID, "SQLMCP_TEST_CLIENT_SECRET="+clientSecret)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the TypeScript client: %v\nstderr: %s\nserver log:\n%s", err, stderr.String(), s.log)
+	}
+	var got struct {
+		Metadata struct {
+			Resource             string   `json:"resource"`
+			AuthorizationServers []string `json:"authorization_servers"`
+		} `json:"metadata"`
+		Tools   []string `json:"tools"`
+		Text    string   `json:"text"`
+		IsError bool     `json:"isError"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("the TypeScript client printed %q", out)
+	}
+	if got.Metadata.Resource != s.base+"/mcp" || len(got.Metadata.AuthorizationServers) != 1 || got.Metadata.AuthorizationServers[0] != is.url {
+		t.Errorf("the metadata it found: %+v", got.Metadata)
+	}
+	if got.IsError || !strings.Contains(got.Text, "n\n4") || !slices.Contains(got.Tools, "run_query") {
+		t.Errorf("tools %v, run_query isError=%v %q", got.Tools, got.IsError, got.Text)
+	}
+	// The client was refused first, then came back with its token.
+	s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "status": 401, "auth": "missing"})
+	s.log.Wait(t, 10*time.Second, map[string]any{"event": "http", "tool": "run_query", "subject": clientID, "status": 200})
+}
+
+// oauthClientInstall is what puts the TypeScript SDK into
+// testdata/oauthclient/node_modules.
+const oauthClientInstall = "npm install --prefix testdata/oauthclient --no-audit --no-fund"
