@@ -478,7 +478,10 @@ func (s *httpServer) authenticate(next http.Handler) http.Handler {
 			id, err = s.checkListed(r)
 		}
 		if err != nil {
-			f := err.(*authFailure)
+			f, ok := err.(*authFailure)
+			if !ok {
+				f = refuse("the token is not valid")
+			}
 			info.auth, info.authError = "invalid", f.reason
 			switch {
 			case f.missing:

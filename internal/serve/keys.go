@@ -73,23 +73,24 @@ func (k *keySet) refresh(ctx context.Context, since time.Time) error {
 // again when it is older than maxAge or lacks kid, as minGap allows. A
 // fetch that fails leaves the keys held in use.
 func (k *keySet) candidates(ctx context.Context, kid, alg string) []jose.JSONWebKey {
+	// A fetch is shared: the caller leaving does not stop it, and one
+	// that began after now serves this caller too.
+	ctx = context.WithoutCancel(ctx)
+	now := time.Now()
 	k.mu.Lock()
-	stale := time.Since(k.fetched) > k.maxAge && time.Since(k.tried) >= k.minGap
+	stale := now.Sub(k.fetched) > k.maxAge && now.Sub(k.tried) >= k.minGap
 	k.mu.Unlock()
 	if stale {
-		k.refresh(ctx, time.Now())
+		k.refresh(ctx, now)
 	}
 	found := k.match(kid, alg)
 	if len(found) > 0 || kid == "" {
 		return found
 	}
 	k.mu.Lock()
-	may := time.Since(k.tried) >= k.minGap
+	may := now.Sub(k.tried) >= k.minGap || k.tried.After(now)
 	k.mu.Unlock()
-	if !may {
-		return nil
-	}
-	if k.refresh(ctx, time.Now()) != nil {
+	if !may || k.refresh(ctx, now) != nil {
 		return nil
 	}
 	return k.match(kid, alg)

@@ -174,6 +174,12 @@ func bounded(client *http.Client) *http.Client {
 	if c.Timeout == 0 || c.Timeout > fetchTimeout {
 		c.Timeout = fetchTimeout
 	}
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("more than 3 redirects")
+		}
+		return checkIssuerURL("a redirect", req.URL.String())
+	}
 	return c
 }
 
