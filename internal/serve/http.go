@@ -156,8 +156,9 @@ func (i *requestInfo) end() {
 // opts.Addr until ctx ends; then it shuts down gracefully: no new
 // connections, calls in flight get opts.ShutdownGrace to finish, then are
 // cancelled (stopping their queries). It returns nil after a shutdown, an
-// error wrapping a *net.OpError when it cannot listen, and an error for a
-// token, host or origin that is not valid.
+// error wrapping a *net.OpError when it cannot listen, an error for a
+// token, host, origin or public URL that is not valid, and in OIDC mode an
+// error when the issuer's discovery document or keys cannot be read.
 //
 // Every request is served statelessly by srv, so any protocol revision
 // works and replicas behind a load balancer need no sticky sessions. HTTP
