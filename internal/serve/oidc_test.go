@@ -158,6 +158,14 @@ func TestOIDCAccepts(t *testing.T) {
 			t.Errorf("got email %q, scopes %v, groups %v; want no email, [a b], [solo]", got.Email, got.Scopes, got.Groups)
 		}
 	})
+	t.Run("within the clock skew", func(t *testing.T) {
+		now := time.Now()
+		tok := p.sign(t, "rsa-1", p.claims(resource, map[string]any{"exp": now.Add(-10 * time.Second).Unix(), "nbf": now.Add(10 * time.Second).Unix(), "iat": now.Add(10 * time.Second).Unix()}))
+		resp, _ := rpc(t, t.Context(), httpClient(t, "", nil), resource, map[string]string{"Authorization": "Bearer " + tok}, initialize2025)
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("got %d, want 200", resp.StatusCode)
+		}
+	})
 	t.Run("audience with a trailing slash", func(t *testing.T) {
 		tok := p.sign(t, "rsa-1", p.claims(resource+"/", nil))
 		resp, _ := rpc(t, t.Context(), httpClient(t, "", nil), resource, map[string]string{"Authorization": "Bearer " + tok}, initialize2025)
@@ -490,5 +498,17 @@ func TestNamedTokens(t *testing.T) {
 	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
 	if err := serve.HTTP(t.Context(), srv, &serve.HTTPOptions{Addr: "127.0.0.1:0", Tokens: []string{"a: " + tokenA, "b: " + tokenA}}); err == nil || !strings.Contains(err.Error(), "different names") {
 		t.Errorf("one token, two names: got %v", err)
+	}
+}
+
+// TestNoAuthNoIdentity: without authentication a call carries no
+// identity at all, not an empty one.
+func TestNoAuthNoIdentity(t *testing.T) {
+	s, ids := startWith(t, serve.HTTPOptions{})
+	callText(t, connect(t, s.base+"/mcp", httpClient(t, "", nil), ""), "list_tables", nil)
+	ids.mu.Lock()
+	defer ids.mu.Unlock()
+	if ids.nil != 1 || len(ids.ids) != 0 {
+		t.Errorf("%d calls without an identity, %d with; want 1 without", ids.nil, len(ids.ids))
 	}
 }
