@@ -90,7 +90,14 @@ func (k *keySet) candidates(ctx context.Context, kid, alg string) []jose.JSONWeb
 	k.mu.Lock()
 	may := now.Sub(k.tried) >= k.minGap || k.tried.After(now)
 	k.mu.Unlock()
-	if !may || k.refresh(ctx, now) != nil {
+	if !may {
+		// A fetch in flight may bring the key: wait for it (fetchTimeout
+		// at most), then look again.
+		k.fetch.Lock()
+		k.fetch.Unlock() //lint:ignore SA2001 waiting for the fetch in flight is the point
+		return k.match(kid, alg)
+	}
+	if k.refresh(ctx, now) != nil {
 		return nil
 	}
 	return k.match(kid, alg)
