@@ -124,6 +124,14 @@ func newOIDC(ctx context.Context, o *OIDCOptions, resource string, log func(n in
 		}
 		a.algs = append(a.algs, jose.SignatureAlgorithm(n))
 	}
+	if o.IntrospectionURL != "" {
+		if err := checkIssuerURL("the introspection URL", o.IntrospectionURL); err != nil {
+			return nil, err
+		}
+		if o.ClientID == "" || o.ClientSecret == "" {
+			return nil, errors.New("token introspection needs a client ID and secret")
+		}
+	}
 	client := bounded(o.Client)
 
 	var doc struct {
@@ -154,12 +162,6 @@ func newOIDC(ctx context.Context, o *OIDCOptions, resource string, log func(n in
 		return nil, err
 	}
 	if o.IntrospectionURL != "" {
-		if err := checkIssuerURL("the introspection URL", o.IntrospectionURL); err != nil {
-			return nil, err
-		}
-		if o.ClientID == "" || o.ClientSecret == "" {
-			return nil, errors.New("token introspection needs a client ID and secret")
-		}
 		a.introspect = newIntrospector(client, o.IntrospectionURL, o.ClientID, o.ClientSecret)
 	}
 	return a, nil
