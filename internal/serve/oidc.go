@@ -273,11 +273,15 @@ func (a *oidcAuth) algNames() string {
 	return strings.Join(s, ", ")
 }
 
+// googleIssuer is Google's issuer, whose ID tokens may also write it
+// without the scheme, as Google documents.
+const googleIssuer = "https://accounts.google.com"
+
 // checkClaims holds a token's registered claims to this server: its
 // issuer, one of its audiences, a subject, and a lifetime (exp required)
 // that holds now, within the leeway.
 func (a *oidcAuth) checkClaims(iss string, aud []string, sub string, exp, nbf, iat *jwt.NumericDate) *authFailure {
-	if iss != a.issuer {
+	if iss != a.issuer && !(a.issuer == googleIssuer && iss == "accounts.google.com") {
 		return refuse("the token's issuer is not the one this server trusts")
 	}
 	ok := false
