@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -445,11 +446,25 @@ func TestOIDCIntrospection(t *testing.T) {
 func TestOIDCStart(t *testing.T) {
 	p := newProvider(t)
 	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	// An issuer whose key set never ends.
+	var huge *httptest.Server
+	huge = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/openid-configuration" {
+			writeJSON(w, map[string]string{"issuer": huge.URL, "jwks_uri": huge.URL + "/keys"})
+			return
+		}
+		io.WriteString(w, `{"keys":[`)
+		for range 1 << 12 {
+			io.WriteString(w, strings.Repeat(" ", 1<<10))
+		}
+	}))
+	defer huge.Close()
 	for name, c := range map[string]struct {
 		opts serve.HTTPOptions
 		want string
 	}{
 		"unreachable":                    {serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: "http://127.0.0.1:1"}}, "discovery document"},
+		"a huge key set":                 {serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: huge.URL}}, "sent more than 1048576 bytes"},
 		"another issuer":                 {serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: p.issuer + "/"}}, "names the issuer"},
 		"plain http":                     {serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: "http://login.example.com"}}, "must be https"},
 		"alg none":                       {serve.HTTPOptions{OIDC: &serve.OIDCOptions{Issuer: p.issuer, Algorithms: []string{"none"}}}, `"none" is not accepted`},
