@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/modeltest"
 )
 
@@ -166,7 +167,7 @@ func TestStraightRun(t *testing.T) {
 				t.Errorf("request 2's tool results: %+v", got)
 			}
 			got = p.Results(reqs[2])
-			if len(got) != 1 || got[0].ID != "tu_2" || got[0].IsError || got[0].Text != "shipped\n2\n(1 row)\n" {
+			if len(got) != 1 || got[0].ID != "tu_2" || got[0].IsError || mcptest.Unmark(got[0].Text) != "<data-ID>\nshipped\n2\n</data-ID>\n(1 row)\n" {
 				t.Errorf("request 3's tool results: %+v", got)
 			}
 		})
@@ -272,7 +273,10 @@ func TestParallelToolCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := p.Results(f.Bodies()[1])
-		want := []modeltest.ToolResult{{ID: "c1", Text: "n\n4\n(1 row)\n"}, {ID: "c2", Text: "n\n1\n(1 row)\n"}}
+		for i := range got {
+			got[i].Text = mcptest.Unmark(got[i].Text)
+		}
+		want := []modeltest.ToolResult{{ID: "c1", Text: "<data-ID>\nn\n4\n</data-ID>\n(1 row)\n"}, {ID: "c2", Text: "<data-ID>\nn\n1\n</data-ID>\n(1 row)\n"}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("results in one message, in call order (-want +got):\n%s", diff)
 		}
@@ -623,7 +627,7 @@ func TestLongResultCut(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		got := p.Results(r.f.Bodies()[1])
-		if len(got) != 1 || !strings.HasPrefix(got[0].Text, "name | email | city\n") || !strings.Contains(got[0].Text, "…[cut: ") ||
+		if len(got) != 1 || !strings.HasPrefix(mcptest.Unmark(got[0].Text), "<data-ID>\nname | email | city\n") || !strings.Contains(got[0].Text, "…[cut: ") ||
 			strings.Contains(got[0].Text, "Dijkstra") {
 			t.Errorf("the long result the model read: %+v", got)
 		}

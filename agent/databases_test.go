@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/toolstest"
 )
 
@@ -126,7 +127,7 @@ func TestChoosesTheDatabase(t *testing.T) {
 				t.Errorf("%s %s: database %q, error %v: want archive, no error:\n%s", e.Tool, e.Args, args.Database, e.IsError, e.Text)
 			}
 		}
-		if !strings.HasPrefix(tools[1].Text, "shipped\n"+strconv.Itoa(shipped)+"\n") {
+		if !strings.HasPrefix(mcptest.Unmark(tools[1].Text), "<data-ID>\nshipped\n"+strconv.Itoa(shipped)+"\n") {
 			t.Errorf("run_query on archive read %q, want %d shipped", tools[1].Text, shipped)
 		}
 		want := strconv.Itoa(shipped) + " orders have shipped. (database archive)"

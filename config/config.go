@@ -25,6 +25,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/policy"
 )
 
@@ -37,6 +38,9 @@ type File struct {
 	Global []Global
 	// Sources are the databases, in the order written.
 	Sources []*Source
+	// Identities are the rules from a caller's identity to the sources it
+	// may use (identities:); none means every caller may use every one.
+	Identities identity.Rules
 }
 
 // Global is one server-wide setting: Key as the file writes it, Flag the
@@ -200,7 +204,7 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 		return nil, p.errs
 	}
 	defaults := base
-	var sourcesNode *yaml.Node
+	var sourcesNode, identitiesNode *yaml.Node
 	seen := map[string]int{}
 	pairs(root, func(k, v *yaml.Node) {
 		if l, dup := seen[k.Value]; dup {
@@ -211,6 +215,8 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 		switch flagName, isGlobal := globals[k.Value]; {
 		case k.Value == "sources":
 			sourcesNode = v
+		case k.Value == "identities":
+			identitiesNode = v
 		case k.Value == "defaults":
 			if p.expect(v, yaml.MappingNode, "defaults") {
 				pairs(v, func(k, v *yaml.Node) { p.setting(&defaults, nil, k, v, "a default") })
@@ -220,7 +226,7 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 				f.Global = append(f.Global, Global{Key: k.Value, Flag: flagName, Value: val, Line: v.Line})
 			}
 		default:
-			p.unknown(k, "a server-wide key", append(slices.Sorted(mapKeys(globals)), "sources", "defaults"))
+			p.unknown(k, "a server-wide key", append(slices.Sorted(mapKeys(globals)), "sources", "defaults", "identities"))
 		}
 	})
 	switch {
@@ -245,6 +251,9 @@ func Parse(path string, raw []byte, base Settings, getenv func(string) string) (
 			}
 			f.Sources = append(f.Sources, s)
 		}
+	}
+	if identitiesNode != nil {
+		f.Identities = p.identities(identitiesNode, f.Sources)
 	}
 	if len(p.errs) > 0 {
 		return nil, p.errs
@@ -319,9 +328,9 @@ func NameFor(url string) string {
 		base = base[:i]
 	}
 	base = filepath.Base(strings.TrimRight(base, "/"))
-	if !isPostgres(url) {
+	if !isServer(url) {
 		base = strings.TrimSuffix(base, filepath.Ext(base))
-	} else if !strings.Contains(strings.TrimPrefix(strings.TrimPrefix(url, "postgresql://"), "postgres://"), "/") {
+	} else if _, rest, _ := strings.Cut(url, "://"); !strings.Contains(rest, "/") {
 		base = ""
 	}
 	var b strings.Builder
@@ -345,6 +354,12 @@ func NameFor(url string) string {
 
 func isPostgres(url string) bool {
 	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
+}
+
+// isServer reports whether url names a database server (PostgreSQL, MySQL
+// or MariaDB) rather than a file: it is no path, and may hold a password.
+func isServer(url string) bool {
+	return isPostgres(url) || strings.HasPrefix(url, "mysql://") || strings.HasPrefix(url, "mariadb://")
 }
 
 // IsPostgres reports whether s is a PostgreSQL source.
@@ -426,7 +441,7 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 			p.errorf(s.KeyLine("url"), "export the variable, or leave the password out of the URL and set PGPASSWORD", "source %s: url: %s", s.Name, err)
 		}
 		s.URL, s.Display = url, redact(rawURL)
-		if !isPostgres(url) && err == "" {
+		if !isServer(url) && err == "" {
 			s.URL = p.path(url)
 		}
 	}
@@ -486,13 +501,11 @@ func staticCheck(s *Source) string {
 	case s.MaxConcurrency < 0:
 		return "max_concurrency must be 0 (no limit) or more"
 	}
-	if !isPostgres(s.URL) {
-		switch {
-		case len(s.Schemas) > 0:
-			return "schemas are for PostgreSQL; a SQLite database has one schema"
-		case len(s.AllowExtensions)+len(s.AllowFunctions) > 0:
-			return "allow_extensions and allow_functions are for PostgreSQL"
-		}
+	switch {
+	case !isServer(s.URL) && len(s.Schemas) > 0:
+		return "schemas are for PostgreSQL (its schemas) and MySQL (its databases); a file has one schema"
+	case !isPostgres(s.URL) && len(s.AllowExtensions)+len(s.AllowFunctions) > 0:
+		return "allow_extensions and allow_functions are for PostgreSQL"
 	}
 	return ""
 }

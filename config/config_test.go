@@ -148,7 +148,7 @@ func TestFailClosed(t *testing.T) {
 		{"bad tolerate", src("    tolerate: [annotation]\n"), []string{`4: source shop: tolerate: "annotation" is not one of annotations, schemas, grants`}},
 		{"rows over limit", src("    max_rows: 50\n    max_rows_limit: 10\n"), []string{`2: source shop: max_rows 50 is more than max_rows_limit 10`}},
 		{"schemas on sqlite", "sources:\n  - name: school\n    url: school.db\n    schemas: [main]\n", []string{
-			`2: source school: schemas are for PostgreSQL; a SQLite database has one schema`}},
+			`2: source school: schemas are for PostgreSQL (its schemas) and MySQL (its databases); a file has one schema`}},
 		{"missing annotations", src("    annotations: nope.yaml\n"), []string{
 			`4: source shop: annotations: DIR/nope.yaml: no such file or directory (give the path of an existing YAML or JSON file, relative to this file)`}},
 		{"duplicate key", src("    timeout: 1s\n    timeout: 2s\n"), []string{
@@ -217,5 +217,59 @@ func TestNameFor(t *testing.T) {
 		if got := config.NameFor(in); got != want {
 			t.Errorf("NameFor(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestIdentities: identity rules are read in order and checked against the
+// sources: unknown sources, roles on a non-PostgreSQL source, rules
+// without match or sources are errors.
+func TestIdentities(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		path := filepath.Join(dir, "sqlmcp.yaml")
+		os.WriteFile(path, []byte("sources:\n  - name: shop\n    url: postgres://u@h/shop\n  - name: notes\n    url: notes.db\n"+body), 0o600)
+		return path
+	}
+	f, err := config.Load(write("identities:\n  - name: analysts\n    match: {groups: [analysts], email_domain: example.com}\n    sources: [shop]\n    roles: {shop: analyst}\n  - match: {subject: ops}\n    sources: ['*']\n"), config.Settings{}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Identities) != 2 || f.Identities[0].Roles["shop"] != "analyst" || f.Identities[1].Name != "rule 2" ||
+		f.Identities[0].Match.EmailDomains[0] != "example.com" {
+		t.Errorf("identities: %+v", f.Identities)
+	}
+	for body, want := range map[string]string{
+		"identities:\n  - match: {subject: a}\n    sources: [nosuch]\n":                       `no source named "nosuch"`,
+		"identities:\n  - match: {subject: a}\n    sources: [notes]\n    roles: {notes: r}\n": "notes is not a PostgreSQL source",
+		"identities:\n  - sources: [shop]\n":                                                  "has no match",
+		"identities:\n  - match: {subject: a}\n":                                              "gives no source",
+		"identities:\n  - match: {subjekt: a}\n    sources: [shop]\n":                         `unknown key "subjekt"`,
+		"identities:\n  - match: {subject: a}\n    sources: [notes]\n    roles: {shop: r}\n":  "which it may not use",
+	} {
+		_, err := config.Load(write(body), config.Settings{}, func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", body, err, want)
+		}
+	}
+}
+
+// TestMySQLSource: a MySQL or MariaDB URL in the file is a URL, not a path
+// beside the file; its literal password is hidden, its name is the
+// database's, and it may name schemas (MySQL's databases).
+func TestMySQLSource(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sqlmcp.yaml")
+	os.WriteFile(path, []byte("sources:\n  - url: mysql://app:s3cret@db:3306/shop\n    name: shop\n    schemas: [shop, crm]\n  - name: maria\n    url: mariadb://app@db/crm\n"), 0o600)
+	f, err := config.Load(path, config.Settings{}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Sources[0]; s.URL != "mysql://app:s3cret@db:3306/shop" || strings.Contains(s.Display, "s3cret") || len(s.Schemas) != 2 {
+		t.Errorf("mysql source: url %q, display %q, schemas %v", s.URL, s.Display, s.Schemas)
+	}
+	if s := f.Sources[1]; s.URL != "mariadb://app@db/crm" {
+		t.Errorf("mariadb source: url %q", s.URL)
+	}
+	if got := config.NameFor("mysql://app@db:3306/shop?tls=true"); got != "shop" {
+		t.Errorf("NameFor(mysql URL) = %q", got)
 	}
 }

@@ -32,6 +32,22 @@ type effective struct {
 	Policy              *effectivePolicy `yaml:"policy,omitempty"`
 }
 
+// effectiveIdentity is an identity rule as Effective prints it.
+type effectiveIdentity struct {
+	Name    string            `yaml:"name"`
+	Match   effectiveMatch    `yaml:"match,flow"`
+	Sources []string          `yaml:"sources,flow"`
+	Roles   map[string]string `yaml:"roles,omitempty,flow"`
+}
+
+type effectiveMatch struct {
+	Subjects     []string `yaml:"subject,omitempty"`
+	Issuers      []string `yaml:"issuer,omitempty"`
+	Groups       []string `yaml:"groups,omitempty"`
+	Scopes       []string `yaml:"scopes,omitempty"`
+	EmailDomains []string `yaml:"email_domain,omitempty"`
+}
+
 // effectivePolicy is a source's policy as Effective prints it, in the
 // file's own keys.
 type effectivePolicy struct {
@@ -69,7 +85,13 @@ func (f *File) Effective() string {
 		global[g.Key] = g.Value
 	}
 	var doc struct {
-		Sources []effective `yaml:"sources"`
+		Sources    []effective         `yaml:"sources"`
+		Identities []effectiveIdentity `yaml:"identities,omitempty"`
+	}
+	for _, r := range f.Identities {
+		m := r.Match
+		doc.Identities = append(doc.Identities, effectiveIdentity{Name: r.Name, Sources: r.Sources, Roles: r.Roles,
+			Match: effectiveMatch{Subjects: m.Subjects, Issuers: m.Issuers, Groups: m.Groups, Scopes: m.Scopes, EmailDomains: m.EmailDomains}})
 	}
 	for _, s := range f.Sources {
 		l := s.Limits.WithDefaults()

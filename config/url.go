@@ -13,12 +13,12 @@ import (
 )
 
 // expand replaces each ${VAR} in raw with the variable's value. In a
-// PostgreSQL URL's user and password, the value is percent-escaped, so a
+// server URL's user and password, the value is percent-escaped, so a
 // password with @, : or / in it needs no care. A variable that is unset or
 // empty, or a ${ without its }, is an error: a URL is never half-expanded.
 func expand(raw string, getenv func(string) string) (string, string) {
-	userEnd := -1 // the index of the @ that ends a PostgreSQL URL's user part
-	if isPostgres(raw) {
+	userEnd := -1 // the index of the @ that ends a server URL's user part
+	if isServer(raw) {
 		rest := raw[strings.Index(raw, "//")+2:]
 		if end := strings.IndexAny(rest, "/?#"); end >= 0 {
 			rest = rest[:end]
@@ -72,11 +72,11 @@ func escapeUserinfo(s string) string {
 	return b.String()
 }
 
-// redact hides a literal password in a PostgreSQL URL (in its user part or
+// redact hides a literal password in a server's URL (in its user part or
 // a password= parameter); ${VAR} references are kept, since they hold no
 // secret.
 func redact(raw string) string {
-	if !isPostgres(raw) {
+	if !isServer(raw) {
 		return raw
 	}
 	// ${VAR} does not parse as part of a URL: stand a plain word in for

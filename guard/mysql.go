@@ -532,8 +532,9 @@ func (w *myWalker) unknownFunction(name string) *Error {
 		server = "MariaDB"
 	}
 	return &Error{
-		Reason: "the function " + name + "() is not a built-in " + server + " function this server allows",
-		Hint:   "Check the spelling; only built-in functions that compute values can be called",
+		Reason:          "the function " + name + "() is not a built-in " + server + " function this server allows",
+		Hint:            "Check the spelling; only built-in functions that compute values can be called",
+		MissingFunction: name,
 	}
 }
 

@@ -46,6 +46,14 @@ type PostgresFunction struct {
 	// Named is true when the operator allowed the function by its own
 	// name: its volatility label is not judged either.
 	Named bool
+	// Lookup is true for a function that can look catalog objects up by
+	// name or OID: one with an argument or the result of a reg* type
+	// (regclass, regtype, ...: to_regclass, pg_relation_size), and one of
+	// the catalog's families (pg_*, has_*, *_description, format_type)
+	// with an argument of type oid or name (pg_get_viewdef(oid),
+	// has_table_privilege(name, text, text)). Under a table and column
+	// policy such a function is an existence oracle, and refused.
+	Lookup bool
 }
 
 // OriginUser is the Origin of a function or type defined in the database

@@ -34,6 +34,10 @@ type SQLite struct {
 	denials   []string        // what the authorizer refused while compiling
 	compiling bool            // Prepare is compiling the caller's SQL
 	first     int             // the first action the authorizer saw while compiling; -1 for none
+	inner     bool            // the authorizer is told the view a read comes from
+	policy    PolicyCatalog   // the policy of the statement compiled last; nil for none
+	record    bool            // record what the statement compiling reads
+	reads     []sqliteRead    // what it read
 }
 
 // stepPragmas are the pragmas SQLite runs inside the table-valued pragma
@@ -77,7 +81,14 @@ func NewSQLite(conn SQLiteConn) (*SQLite, error) {
 	g := &SQLite{conn: conn, functions: functions}
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes)
-	conn.RegisterAuthorizer(g.authorize)
+	if ca, ok := conn.(SQLiteContextAuthorizer); ok {
+		ca.RegisterContextAuthorizer(g.authorize)
+		g.inner = true
+	} else {
+		conn.RegisterAuthorizer(func(action int, arg1, arg2, database string) int {
+			return g.authorize(action, arg1, arg2, database, "")
+		})
+	}
 	return g, nil
 }
 
@@ -129,8 +140,10 @@ func connectVirtualTables(conn SQLiteConn) {
 }
 
 // authorize is the connection's authorizer: deny unless the action only
-// reads.
-func (g *SQLite) authorize(action int, arg1, arg2, _ string) int {
+// reads. Under a policy, it records what the statement reads while it
+// compiles, for judgeReads, and refuses the pragmas the table-valued
+// pragma functions run while it steps.
+func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 	if g.compiling && g.first < 0 {
 		g.first = action
 	}
@@ -139,6 +152,9 @@ func (g *SQLite) authorize(action int, arg1, arg2, _ string) int {
 		// READ covers tables, views and the table-valued pragma functions
 		// (pragma_table_info(...)), which SQLite offers only for pragmas
 		// without side effects.
+		if action == sqlite3.SQLITE_READ && g.compiling && g.record {
+			g.reads = append(g.reads, sqliteRead{table: arg1, column: arg2, database: database, inner: inner})
+		}
 		return sqlite3.SQLITE_OK
 	case sqlite3.SQLITE_FUNCTION:
 		if g.functions[strings.ToLower(arg2)] {
@@ -146,7 +162,7 @@ func (g *SQLite) authorize(action int, arg1, arg2, _ string) int {
 		}
 	case sqlite3.SQLITE_PRAGMA:
 		name := strings.ToLower(arg1)
-		if !g.compiling && stepPragmas[name] && (arg2 == "" || !stepPragmaArgs[name]) {
+		if !g.compiling && g.policy == nil && stepPragmas[name] && (arg2 == "" || !stepPragmaArgs[name]) {
 			return sqlite3.SQLITE_OK
 		}
 	}
@@ -222,8 +238,15 @@ func hintFor(denial string) string {
 // go-sqlite3), when sql is exactly one statement that only reads.
 // Otherwise it returns an *Error saying why, or the engine's own error when
 // the SQL does not compile (a syntax error, a missing table). The caller
-// closes the statement.
+// closes the statement. It judges sql under no policy: for sqlmcp's own
+// statements, or a source without one (see PreparePolicy).
 func (g *SQLite) Prepare(sql string) (driver.Stmt, error) {
+	g.policy, g.record = nil, false
+	return g.prepare(sql)
+}
+
+// prepare compiles and judges sql under g.policy.
+func (g *SQLite) prepare(sql string) (driver.Stmt, error) {
 	if err := checkText(sql); err != nil {
 		return nil, err
 	}

@@ -333,14 +333,14 @@ func (n *notes) apply(tables []*Table) {
 	for _, t := range tables {
 		for _, key := range noteKeys(t, bare) {
 			if d := n.tables[key]; d != "" {
-				t.Description = d
+				t.Description, t.Commented = d, false
 			}
 			cols := n.columns[key]
 			for i := range t.Columns {
 				c := &t.Columns[i]
 				note := cols[strings.ToLower(c.Name)]
 				if note.description != "" {
-					c.Description = note.description
+					c.Description, c.Commented = note.description, false
 				}
 				if note.values != "" {
 					c.Values = note.values

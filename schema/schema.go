@@ -37,6 +37,10 @@ type Table struct {
 	// Unreadable says why the role may not read the table, on PostgreSQL
 	// (no USAGE on its schema, or no SELECT on it); "" when it may.
 	Unreadable string `json:"unreadable,omitempty"`
+	// Commented is true when Description is the database's own comment
+	// (COMMENT ON), written by whoever may alter the schema, and not the
+	// annotations'.
+	Commented bool `json:"-"`
 
 	rel      string // the relation's own name, unqualified
 	estimate int64  // the engine's row estimate; 0 when it has none
@@ -58,6 +62,9 @@ type Column struct {
 	// ("hash", "redact"): they can be returned, never computed on; "" for
 	// a column that is not masked. Tools say it in Values.
 	Masked string `json:"-"`
+	// Commented is true when Description is the database's own comment,
+	// as Table.Commented.
+	Commented bool `json:"-"`
 }
 
 // ForeignKey is a reference from Table's Columns to RefTable's RefColumns.
@@ -222,7 +229,7 @@ func fromDefs(defs []source.TableDef) []*Table {
 	tables := make([]*Table, len(defs))
 	byKey := make(map[[2]string]*Table, len(defs))
 	for i, d := range defs {
-		t := &Table{Name: d.Name, Schema: d.Schema, rel: d.Name, Kind: d.Kind, Description: d.Description,
+		t := &Table{Name: d.Name, Schema: d.Schema, rel: d.Name, Kind: d.Kind, Description: d.Description, Commented: d.Description != "",
 			Broken: d.Broken, Unreadable: d.Unreadable, estimate: d.Estimate, Columns: make([]Column, len(d.Columns)),
 			ForeignKeys: []ForeignKey{}, ReferencedBy: []ForeignKey{}, Indexes: make([]Index, len(d.Indexes))}
 		if d.Schema != "" && (!d.OnPath || seen[d.Name] > 1) {
@@ -230,7 +237,7 @@ func fromDefs(defs []source.TableDef) []*Table {
 		}
 		for j, col := range d.Columns {
 			t.Columns[j] = Column{Name: col.Name, Type: col.Type, Nullable: col.Nullable, Default: col.Default,
-				PrimaryKey: col.PrimaryKey, Description: col.Description}
+				PrimaryKey: col.PrimaryKey, Description: col.Description, Commented: col.Description != ""}
 		}
 		for j, ix := range d.Indexes {
 			t.Indexes[j] = Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique}

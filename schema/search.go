@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -29,6 +31,9 @@ type Match struct {
 	// exactly alike, such as copies of the table, listed once here.
 	Why         string `json:"why,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Commented is true when Description is the database's own comment,
+	// as Table.Commented.
+	Commented bool `json:"-"`
 	// Value is a value the column holds that matched, when one did.
 	Value string   `json:"value,omitempty"`
 	Score float64  `json:"score"`
@@ -88,7 +93,14 @@ const (
 // document frequency), a question's scaffolding ("how many", "the",
 // "of") is ignored unless it is all the query holds, and a column
 // inherits part of its table's match, so "the name of each singer" finds
-// singer.name. Each match says which fields matched and why.
+// singer.name. The list covers the query: a word's evidence counts for
+// less in each candidate after the first that holds it, so a question
+// about students, a grade and a course lists a column for each rather
+// than ten of the students table. A question that names a time (a year,
+// a month, "when") raises the date columns of the tables it is about,
+// and the keys joining the list's first tables are listed with them.
+// Each match says which fields matched and why; Score is what the match
+// added to the list at its place, so scores fall along it.
 //
 // Word statistics are built once per reading of the schema (and again
 // when the value index arrives), not per call.
@@ -114,8 +126,11 @@ type searchIndex struct {
 	colDF, tabDF     map[string]*[nFields]int32 // per field: how many documents hold the word there
 	vocab            []string                   // every word, sorted, for prefix matches
 	tableIndex       map[string]int32           // a table's name -> its index
+	first            []int32                    // per table: the document of its first column
 	fullNames        map[string][]int32         // a column's lower-cased name -> its documents
 	spacedNames      []int32                    // columns whose names hold spaces or punctuation
+	temporal         []bool                     // per column: it holds dates or times
+	nTemporal        int                        // how many do
 }
 
 type searchDoc struct {
@@ -123,6 +138,7 @@ type searchDoc struct {
 	col    *Column
 	fields [nFields][]string // words per field; a table's own in fName and fDescription
 	norm   [nFields]float32  // what a match in each field is divided by: BM25's length normalisation
+	label  bool              // a column that names its row (isLabel)
 }
 
 // posting is one document holding a word, with the fields it is in.
@@ -145,13 +161,26 @@ func (c *Catalog) searchIndexFor(tables []*Table, values *valueIndex) *searchInd
 
 // indexWords are the words a field's text contributes: its words'
 // stems, and in an identifier the words its abbreviations stand for
-// (qty -> quantity).
-func indexWords(text string, identifier bool) []string {
+// (qty -> quantity) and, when vocab is given, the words a run-together
+// part holds (customerid -> customer id).
+func indexWords(text string, identifier bool, vocab *vocabulary) []string {
 	var out []string
 	for _, w := range Words(text) {
 		out = append(out, stem(w))
-		if identifier {
-			if exp, ok := abbreviations[w]; ok {
+		if !identifier {
+			continue
+		}
+		parts := []string{w}
+		if vocab != nil {
+			if split := vocab.split(w); split != nil {
+				parts = split
+				for _, p := range split {
+					out = append(out, stem(p))
+				}
+			}
+		}
+		for _, p := range parts {
+			if exp, ok := abbreviations[p]; ok {
 				for _, e := range strings.Fields(exp) {
 					out = append(out, stem(e))
 				}
@@ -161,24 +190,44 @@ func indexWords(text string, identifier bool) []string {
 	return out
 }
 
+// schemaVocabulary is the vocabulary of tables' descriptions, value notes
+// and split identifiers.
+func schemaVocabulary(tables []*Table) *vocabulary {
+	v := newVocabulary()
+	for _, t := range tables {
+		v.addIdentifier(t.rel)
+		v.addText(t.Description)
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			v.addIdentifier(c.Name)
+			v.addText(c.Description)
+			v.addText(c.Values)
+		}
+	}
+	return v
+}
+
 func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	ix := &searchIndex{tables: tables, values: values, colPost: map[string][]posting{}, tabPost: map[string][]posting{},
 		colDF: map[string]*[nFields]int32{}, tabDF: map[string]*[nFields]int32{}, fullNames: map[string][]int32{}, tableIndex: map[string]int32{}}
+	vocab := schemaVocabulary(tables)
 	for ti, t := range tables {
 		ix.tableIndex[t.Name] = int32(ti)
+		ix.first = append(ix.first, int32(len(ix.cols)))
 		td := searchDoc{table: int32(ti)}
-		td.fields[fName] = indexWords(t.rel, true)
-		td.fields[fDescription] = indexWords(t.Description, false)
+		td.fields[fName] = indexWords(t.rel, true, vocab)
+		td.fields[fDescription] = indexWords(t.Description, false, nil)
 		ix.tabs = append(ix.tabs, td)
 		for i := range t.Columns {
 			col := &t.Columns[i]
 			d := searchDoc{table: int32(ti), col: col}
-			d.fields[fName] = indexWords(col.Name, true)
-			d.fields[fDescription] = indexWords(col.Description, false)
-			d.fields[fNotes] = indexWords(col.Values, false)
+			d.fields[fName] = indexWords(col.Name, true, vocab)
+			d.fields[fDescription] = indexWords(col.Description, false, nil)
+			d.fields[fNotes] = indexWords(col.Values, false, nil)
 			for _, v := range values.columnValues(col) {
-				d.fields[fValue] = append(d.fields[fValue], indexWords(v, false)...)
+				d.fields[fValue] = append(d.fields[fValue], indexWords(v, false, nil)...)
 			}
+			d.label = isLabel(&d)
 			doc := int32(len(ix.cols))
 			name := strings.ToLower(col.Name)
 			if len(name) >= 4 {
@@ -189,6 +238,10 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 				}
 			}
 			ix.cols = append(ix.cols, d)
+			ix.temporal = append(ix.temporal, isTemporal(col))
+			if isTemporal(col) {
+				ix.nTemporal++
+			}
 		}
 	}
 	post := func(docs []searchDoc, postings map[string][]posting, df map[string]*[nFields]int32, fields int) {
@@ -227,8 +280,59 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	sort.Strings(ix.vocab)
 	normalise(ix.cols, fNotes) // a value matched is no weaker for the column's other values
 	normalise(ix.tabs, fDescription)
+	capPostings(ix.colPost, ix.colDF, ix.cols, len(ix.cols), fName, fValue)
+	capPostings(ix.tabPost, ix.tabDF, ix.tabs, len(ix.tabs), fName, fDescription)
 	return ix
 }
+
+// maxPostings is how many documents of a word's posting list a search
+// scores in full: a word held by more (id, name, status on a big
+// catalog) weighs little, and its other documents are only looked up for
+// the candidates the rest of the query found, so one common word cannot
+// make a call slow.
+const maxPostings = 200
+
+// capPostings orders each posting list longer than maxPostings so that
+// its first maxPostings are the documents where the word weighs most (in
+// a name, in a short field) and the rest are sorted by document, to be
+// looked up.
+func capPostings(postings map[string][]posting, df map[string]*[nFields]int32, docs []searchDoc, n, from, to int) {
+	for w, ps := range postings {
+		if len(ps) <= maxPostings {
+			continue
+		}
+		weights := fieldIDF(n, df[w], 1)
+		impact := make(map[int32]float64, len(ps))
+		for _, p := range ps {
+			impact[p.doc] = bestField(p.fields, &weights, wordMatch{}, &docs[p.doc].norm, from, to).score
+		}
+		slices.SortStableFunc(ps, func(a, b posting) int { return cmp.Compare(impact[b.doc], impact[a.doc]) })
+		slices.SortFunc(ps[maxPostings:], func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
+	}
+}
+
+// tail is the part of a long posting list past maxPostings, looked up
+// only for the candidates found otherwise.
+type tail struct {
+	qi int
+	wm wordMatch
+	w  [nFields]float64
+	ps []posting // sorted by document
+}
+
+// lookup returns the posting of document d in t, if it has one.
+func (t *tail) lookup(d int32) (posting, bool) {
+	i, ok := slices.BinarySearchFunc(t.ps, d, func(p posting, d int32) int { return cmp.Compare(p.doc, d) })
+	if !ok {
+		return posting{}, false
+	}
+	return t.ps[i], true
+}
+
+// maxInherit is how many of the best matching tables lend their match
+// to all their columns; the columns of the others inherit only when they
+// are candidates of their own.
+const maxInherit = 50
 
 // normalise sets each document's per-field length normalisation, as
 // BM25F does: a match in a field longer than that field's average counts
@@ -432,10 +536,15 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		return s
 	}
 	nCols, nTabs := len(ix.cols), len(ix.tabs)
+	var colTails, tabTails []tail
 	for qi, q := range stems {
 		for _, wm := range ix.matchesOf(q, written[qi]) {
 			if ps := ix.colPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nCols, ix.colDF[wm.word], wm.quality)
+				if len(ps) > maxPostings {
+					colTails = append(colTails, tail{qi, wm, w, ps[maxPostings:]})
+					ps = ps[:maxPostings]
+				}
 				for _, p := range ps {
 					get(cols, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.cols[p.doc].norm, fName, fValue))
 				}
@@ -447,9 +556,20 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 						w[f] *= entityBoost
 					}
 				}
+				if len(ps) > maxPostings {
+					tabTails = append(tabTails, tail{qi, wm, w, ps[maxPostings:]})
+					ps = ps[:maxPostings]
+				}
 				for _, p := range ps {
 					get(tabs, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.tabs[p.doc].norm, fName, fDescription))
 				}
+			}
+		}
+	}
+	for _, t := range tabTails {
+		for d, s := range tabs {
+			if p, ok := t.lookup(d); ok {
+				s.add(t.qi, bestField(p.fields, &t.w, t.wm, &ix.tabs[d].norm, fName, fDescription))
 			}
 		}
 	}
@@ -460,8 +580,25 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	named := map[int32]float64{}
 	for _, tok := range identifierTokens(lq) {
 		n := len(ix.fullNames[tok])
+		if n > maxPostings {
+			continue // it would weigh nothing
+		}
 		for _, d := range ix.fullNames[tok] {
 			named[d] = idf(nCols, n) / float64(n)
+		}
+	}
+	// A name compared with a quoted value (status = 'active', as a
+	// question's evidence writes it) means the columns of that name that
+	// hold the value: they share the name's weight among themselves.
+	for _, m := range comparison.FindAllStringSubmatch(lq, -1) {
+		var holding []int32
+		for _, d := range ix.fullNames[m[1]] {
+			if ix.values.holds(ix.cols[d].col, m[2]) {
+				holding = append(holding, d)
+			}
+		}
+		for _, d := range holding {
+			named[d] = idf(nCols, len(holding)) / float64(len(holding))
 		}
 	}
 	for _, d := range ix.spacedNames {
@@ -481,20 +618,52 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	}
 	var out []ranked
 	tableScore := map[int32]*scored{}
+	var matched []int32 // the tables that matched
 	for d, s := range tabs {
 		phrase(s, &ix.tabs[d].fields)
 		ti := ix.tabs[d].table
 		tableScore[ti] = s
+		out = append(out, ranked{score: s.score * tableShare, key: 2 * int(ix.firstColumn(ti)), table: ti, doc: -1, own: s})
+		matched = append(matched, ti)
+	}
+	// Every column of a matching table inherits the match, so the
+	// table's columns fill the list after the direct matches; of many
+	// tables, the best maxInherit lend it to all their columns.
+	if len(matched) > maxInherit {
+		slices.SortFunc(matched, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(tableScore[b].score, tableScore[a].score), cmp.Compare(a, b))
+		})
+		matched = matched[:maxInherit]
+	}
+	for _, ti := range matched {
 		first := ix.firstColumn(ti)
-		out = append(out, ranked{score: s.score * tableShare, key: 2 * int(first), table: ti, doc: -1, own: s})
-		// Every column of a matching table inherits the match, so the
-		// table's columns fill the list after the direct matches.
 		for i := range ix.tables[ti].Columns {
 			get(cols, first+int32(i))
 		}
 	}
 	for d := range named {
 		get(cols, d)
+	}
+	for _, t := range colTails {
+		for d, s := range cols {
+			if p, ok := t.lookup(d); ok {
+				s.add(t.qi, bestField(p.fields, &t.w, t.wm, &ix.cols[d].norm, fName, fValue))
+			}
+		}
+	}
+	// A question that speaks of a time (a year, a month, "when") needs
+	// the date columns of the tables it is about: each candidate's date
+	// or time column holds that word's evidence, as a word of its own.
+	nq := len(stems)
+	if trig := timeWord(query); trig != "" && ix.nTemporal > 0 {
+		h := hit{score: timeWeight * fieldWeights[fName] * idf(nCols, ix.nTemporal), field: fName, word: "date or time", how: "time"}
+		for d, s := range cols {
+			if ix.temporal[d] {
+				s.add(nq, h)
+			}
+		}
+		written = append(written, trig)
+		nq++
 	}
 	for d, s := range cols {
 		doc := &ix.cols[d]
@@ -508,18 +677,20 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			// Of a table's columns, its key and its label (name, title)
 			// are what a query over it uses most: to join and to show.
 			share := inherit
-			if doc.col.PrimaryKey > 0 || isLabel(doc) {
+			if doc.col.PrimaryKey > 0 || doc.label {
 				share *= keyShare
 			}
 			if len(s.hits) == 0 && !r.named {
 				share *= inheritedOnly // a lead, not evidence
 			}
 			r.score += share * ts.score
-			r.inherited = ts
+			r.inherited, r.share = ts, share
 		}
 		out = append(out, r)
 	}
-	out = ix.addJoins(out)
+	out = prune(out, max(maxCandidates, 10*limit))
+	out = ix.addJoins(out, limit, nq)
+	out = ix.cover(out, limit, nq)
 	// Copies of a table (orders_2023, stg_orders) match alike: the list
 	// names each such match once, with the other tables that have it, so
 	// it fills up with distinct candidates.
@@ -593,19 +764,21 @@ type ranked struct {
 	doc       int32   // its column's document; -1 for a table
 	own       *scored // the words its own fields matched
 	inherited *scored // its table's, for a column of a matching table
+	share     float64 // how much of inherited's score it took
 	named     bool    // the query wrote the column's whole name
 	joins     []string
-	rounded   int64 // score to two places, for sorting
-	nameLen   int32 // its table name's length, for ties
+	rounded   int64   // score to two places, for sorting
+	gain      float64 // what it adds to the list at its place: its score less the words already covered
+	nameLen   int32   // its table name's length, for ties
 }
 
 // match spells out a candidate as the Match Search returns.
 func (ix *searchIndex) match(r ranked, written, stems []string) Match {
 	t := ix.tables[r.table]
-	m := Match{Table: t.Name, Description: t.Description, Score: math.Round(r.score*100) / 100}
+	m := Match{Table: t.Name, Description: t.Description, Commented: t.Commented, Score: math.Round(r.gain*100) / 100}
 	if r.doc >= 0 {
 		col := ix.cols[r.doc].col
-		m.Column, m.Type, m.Description = col.Name, col.Type, col.Description
+		m.Column, m.Type, m.Description, m.Commented = col.Name, col.Type, col.Description, col.Commented
 	}
 	if r.named {
 		m.Matched, m.why = []string{"name"}, []string{"name: written whole in the query"}
@@ -651,6 +824,7 @@ func (ix *searchIndex) sortRanked(out []ranked) {
 const (
 	joinTables = 5
 	joinShare  = 1.0
+	joinMinX   = 0.3 // the least share of the best table's score a table joined must have
 	keyShare   = 1.3 // a table's key and label columns inherit this much more of its match
 	// inheritedOnly discounts a column that matched through its table
 	// alone: it fills the list after the columns with words of their own.
@@ -673,23 +847,25 @@ func isLabel(d *searchDoc) bool {
 
 // addJoins adds, or raises, the columns that join the tables of the best
 // matches to one another, by declared foreign keys or, where none is
-// declared, by key names and types, and sorts out again.
-func (ix *searchIndex) addJoins(out []ranked) []ranked {
+// declared, by key names and types, and sorts out again. The tables
+// joined are the first joinTables of the list as cover orders it, so a
+// table that alone holds one of the query's words (the course named by
+// a value) is joined to the others though its score is low.
+func (ix *searchIndex) addJoins(out []ranked, limit, nq int) []ranked {
 	best := map[int32]float64{} // table -> its best match's score
 	for _, r := range out {
 		if r.score > best[r.table] {
 			best[r.table] = r.score
 		}
 	}
-	var top []int32 // the best joinTables tables, best first
-	for t, score := range best {
-		i := len(top)
-		for i > 0 && (best[top[i-1]] < score || best[top[i-1]] == score && top[i-1] > t) {
-			i--
+	ix.sortRanked(out)
+	var top []int32 // the first joinTables tables of the covering order
+	for _, r := range ix.cover(slices.Clone(out), limit, nq) {
+		if len(top) == joinTables {
+			break
 		}
-		if i < joinTables {
-			top = slices.Insert(top, i, t)
-			top = top[:min(len(top), joinTables)]
+		if !slices.Contains(top, r.table) {
+			top = append(top, r.table)
 		}
 	}
 	at := map[int32]int{} // column document -> its place in out
@@ -747,7 +923,7 @@ func (ix *searchIndex) columnDoc(ti int32, name string) int32 {
 
 // firstColumn is the document of table ti's first column.
 func (ix *searchIndex) firstColumn(ti int32) int32 {
-	return int32(sort.Search(len(ix.cols), func(i int) bool { return ix.cols[i].table >= ti }))
+	return ix.first[ti]
 }
 
 // bestField is the hit of word match wm, weighing w per field, in the best of the
@@ -773,6 +949,8 @@ func explain(m *Match, s *scored, written []string, shift int) {
 			}
 			w := written[s.q[i]]
 			switch {
+			case h.how == "time":
+				w += "~" + h.word
 			case h.how == "prefix":
 				w += "~" + h.word + " (prefix)"
 			case w != h.word && stem(w) != h.word:
@@ -856,3 +1034,204 @@ func distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// coverDecay is how much a query word's evidence counts again in a
+// candidate once the list holds another candidate with that word: a
+// question names several things (the students, the course, the grade),
+// and its answer needs a column for each, not ten for the commonest.
+const coverDecay = 0.5
+
+// coverPool is how many of the best candidates, at least, the covering
+// order is chosen from.
+const coverPool = 100
+
+// cover reorders the best candidates so that the list covers the query's
+// words: each place goes to the candidate that adds the most, its words'
+// evidence counted less for every candidate before it that holds the
+// same word. Copies of a candidate (same name, score and evidence) follow
+// it without counting, as the list folds them into it. Each candidate's
+// gain is what it added at its place; the gains fall along the list.
+func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
+	pool := min(len(out), max(5*limit, coverPool))
+	type cand struct {
+		contrib []float64 // per query word
+		rest    float64   // the score no word accounts for: joins, whole names, phrases
+	}
+	cands := make([]cand, pool)
+	for i := range pool {
+		r := &out[i]
+		c := cand{contrib: make([]float64, nq)}
+		if r.own != nil {
+			for j, h := range r.own.hits {
+				c.contrib[r.own.q[j]] += h.score
+			}
+		}
+		if r.doc < 0 {
+			for q := range c.contrib {
+				c.contrib[q] *= tableShare
+			}
+		}
+		sum := 0.0
+		for _, v := range c.contrib {
+			sum += v
+		}
+		c.rest = max(0, r.score-sum)
+		cands[i] = c
+	}
+	covered := make([]int, nq)
+	decay := make([]float64, nq)
+	for q := range decay {
+		decay[q] = 1
+	}
+	done := make([]bool, pool)
+	picked := make([]ranked, 0, len(out))
+	distinct := 0
+	for distinct < pool && (limit == 0 || distinct < limit) {
+		best, bestGain := -1, -1.0
+		for i := range pool {
+			if done[i] {
+				continue
+			}
+			g := cands[i].rest
+			for q, v := range cands[i].contrib {
+				g += v * decay[q]
+			}
+			if g > bestGain+1e-9 {
+				best, bestGain = i, g
+			}
+		}
+		if best < 0 {
+			break
+		}
+		done[best] = true
+		r := out[best]
+		r.gain = bestGain
+		picked = append(picked, r)
+		distinct++
+		// Its copies follow it and take no place of their own.
+		for i := range pool {
+			if !done[i] && out[i].rounded == r.rounded && ix.sameName(out[i], r) && sameEvidence(out[i], r) {
+				done[i] = true
+				c := out[i]
+				c.gain = bestGain
+				picked = append(picked, c)
+			}
+		}
+		for q, v := range cands[best].contrib {
+			if v > 0 {
+				covered[q]++
+				decay[q] *= coverDecay
+			}
+		}
+	}
+	for i := range pool {
+		if !done[i] {
+			out[i].gain = 0
+			picked = append(picked, out[i])
+		}
+	}
+	for i := pool; i < len(out); i++ {
+		out[i].gain = out[i].score
+		picked = append(picked, out[i])
+	}
+	return picked
+}
+
+// sameName reports whether two candidates are both tables or both
+// columns of one name.
+func (ix *searchIndex) sameName(a, b ranked) bool {
+	if (a.doc < 0) != (b.doc < 0) {
+		return false
+	}
+	return a.doc < 0 || strings.EqualFold(ix.cols[a.doc].col.Name, ix.cols[b.doc].col.Name)
+}
+
+// timeWeight is how much a time in the question counts for a date
+// column, against a word of the question found in its name.
+const timeWeight = 0.5
+
+// isTemporal reports whether a column holds dates or times: by its type,
+// or by its name (birth_date, created_at, opened_on, fiscal_year).
+func isTemporal(col *Column) bool {
+	t := strings.ToLower(col.Type)
+	if strings.Contains(t, "date") || strings.Contains(t, "time") {
+		return true
+	}
+	ws := text.Words(col.Name)
+	for i, w := range ws {
+		switch w {
+		case "date", "time", "timestamp", "datetime", "year", "month", "day", "dt", "ts":
+			return true
+		case "at", "on":
+			if i > 0 && i == len(ws)-1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// timeWord returns the first word of query that speaks of a time: a
+// year (2023, 2023-24), a month's name, or a word such as "when",
+// "date", "year", "month"; "" when there is none.
+func timeWord(query string) string {
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w) {
+			return w
+		}
+		if timeWords[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// timeWords are the words that put a question in time.
+var timeWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`when date dates day days daily week weeks weekly month months monthly year years
+		yearly annual quarter quarterly january february march april may june july august september october november
+		december`) {
+		timeWords[w] = true
+	}
+}
+
+// maxCandidates is how many of the best candidates, at least, go on to
+// be joined, ordered and explained; the rest cannot reach the list.
+const maxCandidates = 300
+
+// prune keeps the n best scored of out, in no order.
+func prune(out []ranked, n int) []ranked {
+	if len(out) <= n {
+		return out
+	}
+	scores := make([]float64, len(out))
+	for i, r := range out {
+		scores[i] = r.score
+	}
+	slices.Sort(scores)
+	least := scores[len(scores)-n]
+	kept := out[:0]
+	for _, r := range out {
+		if r.score >= least { // ties at the edge all stay, so the list does not depend on map order
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// comparison finds a name compared with a quoted value in lower-cased
+// text: status = 'active', kind in ('a', 'b'), name like 'x%'.
+var comparison = regexp.MustCompile(`([a-z_][a-z0-9_]*)\s*(?:==?|!=|<>|\bin\s*\(|\blike\b)\s*'([^']*)'`)

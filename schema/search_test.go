@@ -172,3 +172,43 @@ func TestSearchValues(t *testing.T) {
 	}
 	t.Errorf("schools.name is not among %+v", matches)
 }
+
+// TestSearchCovers: the list covers the question's words, a name
+// compared with a value means the columns holding the value, a time in
+// the question raises its tables' date columns, and a very common word
+// cannot flood it.
+func TestSearchCovers(t *testing.T) {
+	cat := demoCatalog(t)
+	if err := cat.IndexValues(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		query string
+		want  []string // table.column, each within the first 10
+		first string   // the first match, when set
+	}{
+		{"Which students got an incomplete grade in Biology?", []string{"courses.title", "students.student_id"}, ""},
+		{"status = 'absent'", []string{"attendance.status"}, "attendance.status"},
+		{"How many attendance exceptions were there in March 2023?", []string{"attendance.attendance_date"}, ""},
+	} {
+		matches, err := cat.Search(t.Context(), c.query, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i, m := range matches {
+			got = append(got, m.Table+"."+m.Column)
+			if i > 0 && m.Score > matches[i-1].Score {
+				t.Errorf("%q: score %v at %d follows %v", c.query, m.Score, i, matches[i-1].Score)
+			}
+		}
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %s is not among %v", c.query, w, got)
+			}
+		}
+		if c.first != "" && (len(got) == 0 || got[0] != c.first) {
+			t.Errorf("%q: first is not %s: %v", c.query, c.first, got)
+		}
+	}
+}

@@ -42,13 +42,23 @@ func (ix *valueIndex) columnValues(col *Column) []string {
 	return ix.values[col]
 }
 
+// holds reports whether col's indexed values include v, ignoring case.
+func (ix *valueIndex) holds(col *Column, v string) bool {
+	for _, x := range ix.columnValues(col) {
+		if strings.EqualFold(x, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchingValue returns a value of col that holds the most of the words
 // (stems, as Search matches them), or "".
 func (ix *valueIndex) matchingValue(col *Column, words []string) string {
 	best, bestN := "", 0
 	for _, v := range ix.columnValues(col) {
 		n := 0
-		for _, w := range indexWords(v, false) {
+		for _, w := range indexWords(v, false, nil) {
 			if slices.Contains(words, w) {
 				n++
 			}

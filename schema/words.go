@@ -112,3 +112,89 @@ func init() {
 		stopWords[w] = true
 	}
 }
+
+// vocabulary is the words a schema itself uses apart from run-together
+// identifiers: the words of its descriptions and value notes and the
+// parts of its identifiers that are split already (order_date,
+// FirstName). It splits an identifier written as one lower-case word
+// (customerid, orderdate, firstname) into the words it knows, with no
+// dictionary but the schema's own.
+type vocabulary struct {
+	words map[string]bool // words of three letters or more
+	ends  map[string]bool // the last parts of split identifiers (id, no, at)
+}
+
+func newVocabulary() *vocabulary {
+	return &vocabulary{words: map[string]bool{}, ends: map[string]bool{}}
+}
+
+// addText adds the words of prose: a description or a value note.
+func (v *vocabulary) addText(s string) {
+	for _, w := range Words(s) {
+		if len(w) >= 3 && isLetters(w) && !stopWords[w] {
+			v.words[w] = true
+		}
+	}
+}
+
+// addIdentifier adds the parts of an identifier that splits into more
+// than one word; one that does not split says nothing of its parts.
+func (v *vocabulary) addIdentifier(s string) {
+	ws := Words(s)
+	if len(ws) < 2 {
+		return
+	}
+	for i, w := range ws {
+		if !isLetters(w) {
+			continue
+		}
+		if len(w) >= 3 && !stopWords[w] {
+			v.words[w] = true
+		}
+		if i == len(ws)-1 && len(w) >= 2 {
+			v.ends[w] = true
+		}
+	}
+}
+
+// maxParts is the most words split finds in one run-together word.
+const maxParts = 3
+
+// split returns the words w runs together, or nil: w, of six letters or
+// more and not a word the vocabulary knows, is read as the fewest known
+// words of three letters or more (the last may be a known end of two,
+// as in customerid), the longest shortest part first among equals.
+func (v *vocabulary) split(w string) []string {
+	if len(w) < 6 || !isLetters(w) || v.words[w] {
+		return nil
+	}
+	type best struct {
+		parts, shortest int
+		from            int
+	}
+	at := make([]best, len(w)+1) // at[i]: the best split of w[:i]; parts 0 when none
+	at[0] = best{shortest: len(w)}
+	for i := 1; i <= len(w); i++ {
+		for j := 0; j < i; j++ {
+			if j > 0 && at[j].parts == 0 || at[j].parts >= maxParts {
+				continue
+			}
+			part := w[j:i]
+			if !(len(part) >= 3 && v.words[part] || len(part) == 2 && i == len(w) && v.ends[part]) {
+				continue
+			}
+			c := best{at[j].parts + 1, min(at[j].shortest, len(part)), j}
+			if cur := at[i]; cur.parts == 0 || c.parts < cur.parts || c.parts == cur.parts && c.shortest > cur.shortest {
+				at[i] = c
+			}
+		}
+	}
+	if at[len(w)].parts < 2 {
+		return nil
+	}
+	var parts []string
+	for i := len(w); i > 0; i = at[i].from {
+		parts = append([]string{w[at[i].from:i]}, parts...)
+	}
+	return parts
+}

@@ -1,6 +1,10 @@
 package schema
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestStem: the forms of a word meet at one stem, and a short word or a
 // unit written in mixed case stays whole.
@@ -29,5 +33,45 @@ func TestStem(t *testing.T) {
 	}
 	if got := singular("categories") + " " + singular("addresses") + " " + singular("boxes"); got != "category address box" {
 		t.Errorf("singulars: %q", got)
+	}
+}
+
+// TestSplit: a run-together identifier splits into the words the schema
+// uses elsewhere, and a word it knows, or cannot read whole, stays.
+func TestSplit(t *testing.T) {
+	v := newVocabulary()
+	for _, id := range []string{"customer_name", "OrderDate", "ship_via", "employee_id", "last_login"} {
+		v.addIdentifier(id)
+	}
+	v.addText("First name of the contact, as the address book has it. In whatever format it was entered.")
+	for _, c := range []struct{ word, want string }{
+		{"customerid", "customer id"},
+		{"orderdate", "order date"},
+		{"firstname", "first name"},
+		{"employeeid", "employee id"},
+		{"customernameid", "customer name id"},
+		{"format", ""},  // a word the descriptions use
+		{"address", ""}, // known
+		{"status", ""},  // no known parts
+		{"orderid", "order id"},
+		{"shipvia", "ship via"},
+		{"idname", ""}, // a part of two letters only ends a word
+		{"nameat", ""}, // nor is it one that ends no identifier
+		{"bookname", "book name"},
+	} {
+		got := strings.Join(v.split(c.word), " ")
+		if got != c.want {
+			t.Errorf("split(%q) = %q, want %q", c.word, got, c.want)
+		}
+	}
+	words := indexWords("CustomerID customerid", true, v)
+	ids := 0
+	for _, w := range words {
+		if w == "id" {
+			ids++
+		}
+	}
+	if !slices.Contains(words, "customer") || ids != 2 {
+		t.Errorf("indexWords: %q, want customer and id from both forms", words)
 	}
 }

@@ -203,6 +203,11 @@ type Statement struct {
 	// is not judged on them, since they name only columns the caller
 	// already checked, and the caller redacts what they return.
 	Builtin bool
+	// Role is the database role the statement runs as (PostgreSQL's SET
+	// LOCAL ROLE inside its read-only transaction), so the database's own
+	// grants and row-level security apply to the caller; "" for the
+	// connecting role. Only PostgreSQL's engine takes one.
+	Role string
 }
 
 // Sink receives a statement's result. Columns is called once, before the

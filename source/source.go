@@ -272,6 +272,9 @@ func (db *DB) query(ctx context.Context, st Statement, maxRows int) (*Result, er
 	if pol == nil && db.wantPolicy.Load() {
 		return nil, errNoPolicy
 	}
+	if st.Role = RoleFrom(ctx); st.Role != "" && db.info.Dialect != sqlmcp.Postgres {
+		return nil, fmt.Errorf("a database role can be given to calls on PostgreSQL only, not on %s", db.info.Dialect)
+	}
 	res := &Result{}
 	b := newBudget(db.limits, maxRows)
 	start := time.Now()
@@ -320,6 +323,20 @@ func (db *DB) query(ctx context.Context, st Statement, maxRows int) (*Result, er
 		res.Rows = [][]any{}
 	}
 	return res, nil
+}
+
+type roleKey struct{}
+
+// WithRole returns ctx whose statements (the model's and the value tools',
+// never sqlmcp's own catalog reads) run as the database role role.
+func WithRole(ctx context.Context, role string) context.Context {
+	return context.WithValue(ctx, roleKey{}, role)
+}
+
+// RoleFrom is the role ctx's statements run as; "" for the connecting one.
+func RoleFrom(ctx context.Context) string {
+	r, _ := ctx.Value(roleKey{}).(string)
+	return r
 }
 
 // Policy is a table and column policy resolved against the catalog, as

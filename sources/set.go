@@ -225,10 +225,13 @@ func (src *Source) Engine() sqlmcp.Dialect {
 type UnknownError struct {
 	Name string
 	Set  *Set
+	// Visible, when set, says which databases the caller may know of:
+	// the listing names only those.
+	Visible func(name string) bool
 }
 
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("no database named %q; %s", e.Name, e.Set.Listing())
+	return fmt.Sprintf("no database named %q; %s", e.Name, e.Set.ListingOf(e.Visible))
 }
 
 // UnavailableError is a source that could not be opened and checked.
@@ -247,11 +250,19 @@ func (e *UnavailableError) Unwrap() error { return e.Cause }
 
 // Listing names the set's databases and their descriptions, for a model
 // choosing one: "the databases are shop (postgres: Orders and ...), ...".
-func (s *Set) Listing() string {
+func (s *Set) Listing() string { return s.ListingOf(nil) }
+
+// ListingOf is Listing of the databases visible reports true for (nil:
+// every one), so a caller never learns of one it may not use.
+func (s *Set) ListingOf(visible func(name string) bool) string {
 	var b strings.Builder
 	b.WriteString("the databases are ")
-	for i, src := range s.list {
-		if i > 0 {
+	n := 0
+	for _, src := range s.list {
+		if visible != nil && !visible(src.Config.Name) {
+			continue
+		}
+		if n++; n > 1 {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s (%s", src.Config.Name, src.Engine())
@@ -259,6 +270,9 @@ func (s *Set) Listing() string {
 			fmt.Fprintf(&b, ": %s", strings.TrimRight(d, "."))
 		}
 		b.WriteString(")")
+	}
+	if n == 0 {
+		return "this caller may use no database"
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
@@ -42,34 +43,76 @@ func (r *router) multi() bool { return r.set != nil && len(r.set.Sources()) > 1 
 // a server of several: the caller lists them.
 var errListDatabases = errors.New("list the databases")
 
+// errNoGrant is the answer to a caller no identity rule matches.
+var errNoGrant = errors.New("this caller may use no database on this server: no identity rule matches it; ask the server's operator for access")
+
+// grant is what the call's caller may reach under Options.Rules: nil
+// (everything) without rules, or for a call without an identity.
+func (r *router) grant(ctx context.Context) (*identity.Grant, error) {
+	if len(r.opts.Rules) == 0 {
+		return nil, nil
+	}
+	id, ok := identity.From(ctx)
+	if !ok {
+		return nil, nil
+	}
+	g, ok := r.opts.Rules.Grant(id)
+	if !ok {
+		return nil, errNoGrant
+	}
+	return g, nil
+}
+
 // pick returns the state of the database name names ("" for the only
-// one). An unknown name, or none with several databases, is an error
-// listing them; a source that cannot be opened, its *sources.UnavailableError.
-func (r *router) pick(ctx context.Context, name string, tool string) (*server, error) {
+// one, or the only one the caller may use), and ctx carrying the role the
+// caller's statements run as there. An unknown name, one the caller may
+// not use, or none with several databases, is an error listing those it
+// may use; a source that cannot be opened, its *sources.UnavailableError.
+func (r *router) pick(ctx context.Context, name string, tool string) (*server, context.Context, error) {
+	g, err := r.grant(ctx)
+	if err != nil {
+		return nil, ctx, err
+	}
 	if r.set == nil {
 		if name != "" && name != r.name {
-			return nil, fmt.Errorf("no database named %q: this server has one database%s; leave database out", name, orName(r.name))
+			return nil, ctx, fmt.Errorf("no database named %q: this server has one database%s; leave database out", name, orName(r.name))
 		}
-		return r.one, nil
+		return r.one, ctx, nil
 	}
+	visible := g.Allows
 	if name == "" {
-		if r.multi() {
-			if tool == "list_tables" {
-				return nil, errListDatabases
+		var mine []string
+		for _, src := range r.set.Sources() {
+			if visible(src.Config.Name) {
+				mine = append(mine, src.Config.Name)
 			}
-			return nil, fmt.Errorf("this server has %d databases: say which with database; %s", len(r.set.Sources()), r.set.Listing())
 		}
-		name = r.set.Sources()[0].Config.Name
+		switch {
+		case len(mine) == 1:
+			name = mine[0]
+		case tool == "list_tables" && len(mine) > 1:
+			return nil, ctx, errListDatabases
+		case len(mine) == 0:
+			return nil, ctx, errNoGrant
+		default:
+			return nil, ctx, fmt.Errorf("this server has %d databases: say which with database; %s", len(mine), r.set.ListingOf(visible))
+		}
+	}
+	if !visible(name) {
+		return nil, ctx, &sources.UnknownError{Name: name, Set: r.set, Visible: visible}
+	}
+	if role := g.Role(name); role != "" {
+		ctx = source.WithRole(ctx, role)
 	}
 	r.mu.Lock()
 	s := r.servers[name]
 	r.mu.Unlock()
 	if s != nil {
-		return s, nil
+		return s, ctx, nil
 	}
 	db, cat, err := r.set.Get(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, ctx, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -77,7 +120,7 @@ func (r *router) pick(ctx context.Context, name string, tool string) (*server, e
 		s = newServer(db, cat, r.opts.Logger, r.set.Lookup(name).Config.MaxConcurrency)
 		r.servers[name] = s
 	}
-	return s, nil
+	return s, ctx, nil
 }
 
 func orName(name string) string {
@@ -100,7 +143,16 @@ type databaseSummary struct {
 // several: each database with its engine, description and table count,
 // opened now if it was not (each within countBudget, at once).
 func (r *router) listDatabases(ctx context.Context) (listTablesOut, error) {
-	srcs := r.set.Sources()
+	g, err := r.grant(ctx)
+	if err != nil {
+		return listTablesOut{}, err
+	}
+	var srcs []*sources.Source
+	for _, src := range r.set.Sources() {
+		if g.Allows(src.Config.Name) {
+			srcs = append(srcs, src)
+		}
+	}
 	out := listTablesOut{Databases: make([]databaseSummary, len(srcs)), Total: len(srcs)}
 	ctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
@@ -133,6 +185,9 @@ func (r *router) capability() map[string]any {
 		return map[string]any{"dialect": string(r.one.db.Dialect())}
 	}
 	c := map[string]any{}
+	if len(r.opts.Rules) > 0 && len(r.set.Sources()) > 1 {
+		return c // which databases a caller may know of depends on who it is
+	}
 	dialects := map[string]any{}
 	for _, src := range r.set.Sources() {
 		dialects[src.Config.Name] = string(src.Engine())
@@ -170,7 +225,14 @@ func (r *router) instructions() string {
 		return instructions(srcs[0].Engine(), srcs[0].Config.Limits.WithDefaults(), overview)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "This server gives read-only access to %d databases; every tool takes database, naming one:\n", len(srcs))
+	if len(r.opts.Rules) > 0 {
+		// Which databases a caller may use depends on who it is: list_tables
+		// names them.
+		srcs = nil
+		b.WriteString("This server gives read-only access to databases; every tool takes database, naming one.\n")
+	} else {
+		fmt.Fprintf(&b, "This server gives read-only access to %d databases; every tool takes database, naming one:\n", len(srcs))
+	}
 	for _, src := range srcs {
 		fmt.Fprintf(&b, "- %s (%s)", src.Config.Name, src.Engine())
 		if d := src.Config.Description; d != "" {
@@ -182,7 +244,8 @@ func (r *router) instructions() string {
 list_tables, then describe_table for the tables that matter, or search_schema to find columns by meaning.
 Check real values with sample_values and distinct_values before filtering on them.
 Then run_query runs one SELECT in that database's dialect. Nothing can change a database: writes are refused.
-Every query stops at its database's timeout, and a result says when it was cut.`)
+Every query stops at its database's timeout, and a result says when it was cut.
+` + dataNote)
 	return b.String()
 }
 

@@ -42,6 +42,12 @@ type describeTableOut struct {
 	// table the role may not read (denied: its columns are still shown).
 	Broken string `json:"broken,omitempty"`
 	denied bool
+	// commented: Description is the database's comment. kinds are the
+	// text columns' kinds, whose exceptions are values from the rows,
+	// marked in the text's note; notes are those columns' own notes.
+	commented bool
+	kinds     map[string]schema.TextKind
+	notes     map[string]string
 
 	display func(string) string // a table's name as SQL writes it
 }
@@ -67,16 +73,17 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
 		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != "",
-		display: s.cat.Display}
+		commented: t.Commented, display: s.cat.Display}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	kinds := s.cat.TextKinds(cctx, t)
 	if len(kinds) > 0 || masks(t.Columns) {
-		out.Columns = slices.Clone(t.Columns)
+		out.Columns, out.kinds, out.notes = slices.Clone(t.Columns), kinds, map[string]string{}
 		for i := range out.Columns {
 			c := &out.Columns[i]
 			if k, ok := kinds[c.Name]; ok {
-				c.Values = addNote(c.Values, kindNote(k))
+				out.notes[c.Name] = c.Values
+				c.Values = addNote(c.Values, kindNote(k, nil))
 			}
 			if c.Masked != "" {
 				c.Values = addNote(c.Values, maskNote(c.Masked))
@@ -98,12 +105,17 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 const maxGuesses = 5
 
 // kindNote warns that a text column holds numbers or dates, with the cast
-// that sorts and compares them as such.
-func kindNote(k schema.TextKind) string {
+// that sorts and compares them as such. The values that are not, from the
+// rows, are marked by d when it is not nil.
+func kindNote(k schema.TextKind, d *data) string {
 	what := map[string]string{"integer": "integers", "number": "numbers", "date": "dates"}[k.Kind]
 	note := what + " stored as text"
 	if len(k.Except) > 0 {
-		note += " (and " + strings.Join(k.Except, ", ") + ")"
+		except := strings.Join(k.Except, ", ")
+		if d != nil {
+			except = d.mark(except)
+		}
+		note += " (and " + except + ")"
 	}
 	return note + ": sort and compare with " + k.Cast
 }
@@ -118,11 +130,11 @@ func addNote(a, b string) string {
 
 func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)) }
 
-func (o describeTableOut) text() string {
+func (o describeTableOut) text(d *data) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s (%s)", o.Kind, o.display(o.Name), rowsText(o.Rows, o.RowsEstimated))
 	if o.Description != "" {
-		fmt.Fprintf(&b, ": %s", o.Description)
+		fmt.Fprintf(&b, ": %s", d.comment(o.Description, o.commented))
 	}
 	switch {
 	case o.denied:
@@ -133,6 +145,9 @@ func (o describeTableOut) text() string {
 	}
 	b.WriteString("\ncolumns:\n")
 	for _, c := range o.Columns {
+		if k, ok := o.kinds[c.Name]; ok && len(k.Except) > 0 {
+			c.Values = addNote(o.notes[c.Name], kindNote(k, d))
+		}
 		fmt.Fprintf(&b, "- %s %s", schema.IdentifierQuote(c.Name), orDash(c.Type))
 		switch {
 		case c.PrimaryKey > 0 && schema.KeyColumns(o.Columns) == 1:
@@ -147,7 +162,7 @@ func (o describeTableOut) text() string {
 			fmt.Fprintf(&b, " DEFAULT %s", *c.Default)
 		}
 		if c.Description != "" {
-			fmt.Fprintf(&b, ": %s", c.Description)
+			fmt.Fprintf(&b, ": %s", d.comment(c.Description, c.Commented))
 		}
 		if c.Values != "" {
 			fmt.Fprintf(&b, " [values: %s]", c.Values)

@@ -37,6 +37,27 @@ var otherDialect = map[sqlmcp.Dialect]map[string]string{
 		"from_unixtime":  "use to_timestamp(n)",
 		"str_to_date":    "use to_date(s, 'YYYY-MM-DD')",
 	},
+	sqlmcp.MySQL: {
+		"strftime":        "MySQL formats dates with DATE_FORMAT(d, '%Y-%m-%d') and reads a part with YEAR(d), MONTH(d) or EXTRACT(YEAR FROM d)",
+		"to_char":         "use DATE_FORMAT(d, '%Y-%m-%d')",
+		"date_trunc":      "use DATE_FORMAT(d, '%Y-%m-01') for the month, or DATE(d) for the day",
+		"date_part":       "use EXTRACT(YEAR FROM d), or YEAR(d)",
+		"julianday":       "use DATEDIFF(d2, d1) for days, or TIMESTAMPDIFF(SECOND, t1, t2)",
+		"string_agg":      "use GROUP_CONCAT(x SEPARATOR ',')",
+		"array_agg":       "use JSON_ARRAYAGG(x), or GROUP_CONCAT(x)",
+		"strpos":          "use LOCATE(sub, s)",
+		"charindex":       "use LOCATE(sub, s)",
+		"nvl":             "use IFNULL(a, b) or COALESCE(a, b)",
+		"iif":             "use IF(cond, a, b)",
+		"len":             "use CHAR_LENGTH(x)",
+		"getdate":         "use NOW()",
+		"to_date":         "use STR_TO_DATE(s, '%Y-%m-%d')",
+		"to_timestamp":    "use FROM_UNIXTIME(n)",
+		"datetime":        "use NOW(), or a literal such as TIMESTAMP '2024-01-01 10:00:00'",
+		"dateadd":         "use DATE_ADD(d, INTERVAL 1 DAY)",
+		"total":           "use SUM(x)",
+		"generate_series": "write a recursive CTE: WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) SELECT i FROM n",
+	},
 	sqlmcp.SQLite: {
 		"to_char":      "SQLite formats dates with strftime('%Y-%m-%d', x)",
 		"date_trunc":   "use date(x, 'start of month'), or strftime('%Y-%m', x)",
@@ -66,6 +87,8 @@ var (
 	ilike      = regexp.MustCompile(`\bILIKE\b`)
 	selectTop  = regexp.MustCompile(`^\s*SELECT\s+TOP\s+\d`)
 	limitComma = regexp.MustCompile(`\bLIMIT\s+\d+\s*,\s*\d+`)
+	fullJoin   = regexp.MustCompile(`\bFULL\s+(OUTER\s+)?JOIN\b`)
+	fetchFirst = regexp.MustCompile(`\bFETCH\s+(FIRST|NEXT)\b`)
 	anySelect  = regexp.MustCompile(`(?i)\bselect\b`)
 )
 
@@ -95,6 +118,14 @@ func dialectHint(d sqlmcp.Dialect, sql string, err error) string {
 		return ". PostgreSQL quotes names with double quotes, not backticks"
 	case d == sqlmcp.Postgres && limitComma.MatchString(text):
 		return ". PostgreSQL writes LIMIT n OFFSET m"
+	case d == sqlmcp.MySQL && strings.Contains(code, "::"):
+		return ". MySQL has no :: casts: write CAST(x AS SIGNED), CAST(x AS DECIMAL(12,2)), CAST(x AS CHAR) or CAST(x AS DATE)"
+	case d == sqlmcp.MySQL && ilike.MatchString(text):
+		return ". MySQL has no ILIKE: LIKE already ignores case under the usual collations; else compare LOWER(x) LIKE 'abc%'"
+	case d == sqlmcp.MySQL && fullJoin.MatchString(text):
+		return ". MySQL has no FULL JOIN: combine a LEFT JOIN and a RIGHT JOIN with UNION"
+	case d == sqlmcp.MySQL && fetchFirst.MatchString(text):
+		return ". Write LIMIT n at the end: MySQL has no FETCH FIRST"
 	case notSQL(sql):
 		return ". This does not read as SQL: send one SELECT statement, not a question in words"
 	}

@@ -78,3 +78,28 @@ func TestErrorsTeachTheDialect(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorsTeachMySQL: on MySQL and MariaDB, functions and syntax of the
+// other dialects get hints in MySQL's terms.
+func TestErrorsTeachMySQL(t *testing.T) {
+	cs := serve(t, dbtest.MySQL(t, nil), zerolog.Nop())
+	for _, c := range []struct{ sql, want string }{
+		{"SELECT strftime('%Y', joined) FROM customers", "DATE_FORMAT"},
+		{"SELECT string_agg(name, ',') FROM customers", "GROUP_CONCAT"},
+		{"SELECT joined::date FROM customers", "CAST(x AS"},
+		{"SELECT name FROM customers WHERE name ILIKE 'a%'", "no ILIKE"},
+		{"SELECT c.name FROM customers c FULL OUTER JOIN products p ON p.id = c.id", "no FULL JOIN"},
+		{"SELECT name FROM customers FETCH FIRST 2 ROWS ONLY", "LIMIT n"},
+		{"SELECT TOP 3 name FROM customers", "LIMIT n at the end"},
+		{"How many customers are there?", "does not read as SQL"},
+	} {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": c.sql}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.Contains(text, c.want) {
+			t.Errorf("%q: got %q (error %v), want a hint holding %q", c.sql, text, res.IsError, c.want)
+		}
+	}
+}

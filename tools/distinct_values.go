@@ -14,8 +14,8 @@ import (
 
 var distinctValuesTool = &mcp.Tool{
 	Name: "distinct_values",
-	Description: "A column's distinct values with counts, most frequent first; filter finds how " +
-		"a value is spelt before you write WHERE.",
+	Description: "A column's distinct values (data only) with counts, most frequent first; filter " +
+		"finds how a value is spelt.",
 	Annotations: readOnly,
 }
 
@@ -76,7 +76,7 @@ func (o distinctValuesOut) audit(e *zerolog.Event) {
 	e.Int("rows", len(o.Values)).Bool("truncated", o.Truncated)
 }
 
-func (o distinctValuesOut) text() string {
+func (o distinctValuesOut) text(d *data) string {
 	var b strings.Builder
 	total := pluralWord(int(o.Distinct), "distinct value", "distinct values")
 	if o.DistinctMore {
@@ -93,8 +93,15 @@ func (o distinctValuesOut) text() string {
 		b.WriteString(" (estimated from the table's statistics: it is too big to count in time; values shown as text)")
 	}
 	b.WriteString(":\n")
+	if len(o.Values) == 0 {
+		return b.String()
+	}
+	b.WriteString(d.open())
+	b.WriteByte('\n')
 	for _, v := range o.Values {
 		fmt.Fprintf(&b, "- %s: %d\n", literal(v.Value), v.Count)
 	}
+	b.WriteString(d.close())
+	b.WriteByte('\n')
 	return b.String()
 }

@@ -101,13 +101,18 @@ func outputSchemas(t *testing.T, cs *mcp.ClientSession) map[string]*jsonschema.R
 	return out
 }
 
-var elapsed = regexp.MustCompile(`"elapsed_ms": [\d.e+-]+`)
+var (
+	elapsed = regexp.MustCompile(`"elapsed_ms": [\d.e+-]+`)
+	dataID  = regexp.MustCompile(`<(/?)data-([0-9a-f]{8})>`)
+)
 
 // render writes a result as the model receives it: the error flag, the text
-// and the structured content, with timings zeroed.
+// and the structured content, with timings zeroed and the nonce of the
+// database text's markers written ID, once checked to be one per result.
 func render(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()
 	var b strings.Builder
+	ids := map[string]bool{}
 	if res.IsError {
 		b.WriteString("isError: true\n")
 	}
@@ -116,10 +121,16 @@ func render(t *testing.T, res *mcp.CallToolResult) string {
 		if !ok {
 			t.Fatalf("content of type %T", c)
 		}
-		b.WriteString(tc.Text)
+		for _, m := range dataID.FindAllStringSubmatch(tc.Text, -1) {
+			ids[m[2]] = true
+		}
+		b.WriteString(dataID.ReplaceAllString(tc.Text, "<${1}data-ID>"))
 		if !strings.HasSuffix(tc.Text, "\n") {
 			b.WriteByte('\n')
 		}
+	}
+	if len(ids) > 1 {
+		t.Errorf("the markers of one result hold %d nonces, want one", len(ids))
 	}
 	if res.StructuredContent != nil {
 		raw, err := json.Marshal(res.StructuredContent)

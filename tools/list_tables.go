@@ -53,8 +53,9 @@ type tableSummary struct {
 	Description string `json:"description,omitempty"`
 	// Broken says why the table cannot be read: a view whose table is
 	// gone, or a table the role may not read (denied).
-	Broken string `json:"broken,omitempty"`
-	denied bool
+	Broken    string `json:"broken,omitempty"`
+	denied    bool
+	commented bool // Description is the database's comment
 }
 
 // countBudget bounds the time list_tables spends counting rows, so a
@@ -99,7 +100,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	for i, t := range tables {
-		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != ""}
+		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != "", commented: t.Commented}
 		if n, exact, ok := s.cat.RowCount(cctx, t); ok {
 			out.Tables[i].Rows, out.Tables[i].RowsEstimated = &n, !exact
 		}
@@ -111,7 +112,7 @@ func (o listTablesOut) audit(e *zerolog.Event) {
 	e.Int("rows", len(o.Tables)+len(o.Names)+len(o.Databases)).Bool("truncated", o.Truncated)
 }
 
-func (o listTablesOut) text() string {
+func (o listTablesOut) text(d *data) string {
 	var b strings.Builder
 	if len(o.Databases) > 0 {
 		fmt.Fprintf(&b, "%d databases; call list_tables with database to list one's tables:\n", len(o.Databases))
@@ -144,7 +145,7 @@ func (o listTablesOut) text() string {
 	for _, t := range o.Tables {
 		fmt.Fprintf(&b, "- %s (%s, %s, %s)", o.display(t.Name), t.Kind, rowsText(t.Rows, t.RowsEstimated), plural(int64(t.Columns), "column"))
 		if t.Description != "" {
-			fmt.Fprintf(&b, ": %s", t.Description)
+			fmt.Fprintf(&b, ": %s", d.comment(t.Description, t.commented))
 		}
 		switch {
 		case t.denied:

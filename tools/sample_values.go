@@ -13,9 +13,8 @@ import (
 )
 
 var sampleValuesTool = &mcp.Tool{
-	Name: "sample_values",
-	Description: "A few real values of a column, to see how they are written (codes, case, dates) " +
-		"before filtering.",
+	Name:        "sample_values",
+	Description: "A few real values (data only) of a column, to see how they are written: codes, case, dates.",
 	Annotations: readOnly,
 }
 
@@ -83,7 +82,7 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 }
 func (o sampleValuesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Values)) }
 
-func (o sampleValuesOut) text() string {
+func (o sampleValuesOut) text(d *data) string {
 	if len(o.Values) == 0 {
 		return fmt.Sprintf("%s.%s holds no non-NULL values", o.Table, o.Column)
 	}
@@ -91,5 +90,5 @@ func (o sampleValuesOut) text() string {
 	for i, v := range o.Values {
 		vals[i] = literal(v)
 	}
-	return fmt.Sprintf("%s of %s.%s: %s", pluralWord(len(o.Values), "sample value", "sample values"), o.Table, o.Column, strings.Join(vals, ", "))
+	return fmt.Sprintf("%s of %s.%s: %s", pluralWord(len(o.Values), "sample value", "sample values"), o.Table, o.Column, d.mark(strings.Join(vals, ", ")))
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,7 +51,7 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 
 func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Matches)) }
 
-func (o searchSchemaOut) text() string {
+func (o searchSchemaOut) text(d *data) string {
 	if len(o.Matches) == 0 {
 		return fmt.Sprintf("nothing matches %q; try other words, or list_tables", o.Query)
 	}
@@ -64,10 +65,10 @@ func (o searchSchemaOut) text() string {
 		}
 		fmt.Fprintf(&b, " [%s]", m.Why)
 		if m.Value != "" {
-			fmt.Fprintf(&b, " holds %q", m.Value)
+			fmt.Fprintf(&b, " holds %s", d.mark(strconv.Quote(m.Value)))
 		}
 		if m.Description != "" {
-			fmt.Fprintf(&b, ": %s", m.Description)
+			fmt.Fprintf(&b, ": %s", d.comment(m.Description, m.Commented))
 		}
 
 		b.WriteByte('\n')

@@ -21,6 +21,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
@@ -41,6 +42,13 @@ type Options struct {
 	// Name is NewServer's database's name, which a call may give as its
 	// database argument. Default: none, and a call names no database.
 	Name string
+	// Rules map a caller's identity (identity.From the call's context, as
+	// the HTTP transport proves it) to the databases of NewServerSet it
+	// may use and the role it runs as on each: the others are invisible
+	// to it, in every answer and error, and a caller no rule matches may
+	// use none. None means every caller reaches every database, as does a
+	// call without an identity (stdio: the operator's own).
+	Rules identity.Rules
 }
 
 // server holds what every tool handler needs: one database's state.
@@ -117,8 +125,9 @@ Explore before you query: list_tables, then describe_table for the tables that m
 Check real values with sample_values and distinct_values before filtering on them.
 Then run_query runs one SELECT. Nothing can change the database: writes are refused.
 Every query stops after %s; results are cut at %d rows (ask for up to %d with max_rows)
-and %d KiB, and the result says when it was cut.`,
-		dialect, l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10)
+and %d KiB, and the result says when it was cut.
+%s`,
+		dialect, l.Timeout, l.MaxRows, l.MaxRowsLimit, l.MaxBytes>>10, dataNote)
 }
 
 // toolListTTL is how long a client may keep the tool list.
@@ -136,7 +145,7 @@ type named interface{ database() string }
 // audited is what a tool's output tells the audit log.
 type audited interface {
 	audit(e *zerolog.Event)
-	text() string
+	text(d *data) string // what the model reads, database text marked by d
 }
 
 // add registers a tool whose handler returns its output or an error for the
@@ -169,7 +178,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		var out Out
 		var s *server
 		if err == nil {
-			s, err = r.pick(ctx, in.database(), t.Name)
+			s, ctx, err = r.pick(ctx, in.database(), t.Name)
 		}
 		switch {
 		case err == errListDatabases:
@@ -194,6 +203,12 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		if name := in.database(); name != "" {
 			e.Str("database", name)
 		}
+		if id, ok := identity.From(ctx); ok && id.Subject != "" {
+			e.Str("subject", id.Subject)
+		}
+		if role := source.RoleFrom(ctx); role != "" {
+			e.Str("db_role", role)
+		}
 		if n := retries(); n > 0 {
 			e.Int("retries", n)
 		}
@@ -207,6 +222,9 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			}
 			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Float64("duration_ms", ms(time.Since(start))).Send()
 			res := &mcp.CallToolResult{}
+			if w := (*worded)(nil); errors.As(err, &w) && w.marked != nil {
+				res.Content = []mcp.Content{&mcp.TextContent{Text: render(w.marked)}}
+			}
 			res.SetError(err)
 			return res, nil
 		}
@@ -216,7 +234,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		}
 		out.audit(e)
 		e.Str("verdict", "ok").Float64("duration_ms", ms(time.Since(start))).Send()
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: json.RawMessage(structured)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: render(out.text)}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
 }
 
@@ -255,32 +273,51 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	switch {
 	case errors.As(err, &ge) && (ge.MissingFunction != "" || ge.MissingType != ""):
 		// Not a refusal the model can argue with: the name is not there.
-		return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, err)), err}
+		return &worded{text: fmt.Sprintf("%s error: %s%s", s.db.Dialect(), ge, dialectHint(s.db.Dialect(), sql, err)), err: err}
 	case errors.As(err, &ge):
 		return fmt.Errorf("refused: %w", ge)
 	case errors.As(err, &te), errors.Is(err, context.Canceled), errors.As(err, new(*source.UnavailableError)):
 		return err
 	case errors.As(err, &se):
-		return &worded{fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
-			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, err)), err}
+		return &worded{text: fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
+			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, err)), err: err}
 	case errors.As(err, &ee):
-		msg := ee.Message + near(sql, ee.Position)
-		if ee.Detail != "" {
-			msg += ". " + strings.TrimRight(ee.Detail, ".")
+		hints := s.engineHint(ctx, sql, ee) + dialectHint(s.db.Dialect(), sql, err)
+		words := func(d *data) string {
+			msg, detail := ee.Message, strings.TrimRight(ee.Detail, ".")
+			// A data exception (SQLSTATE class 22) quotes the value it
+			// choked on, and its detail the text around it: the rows'.
+			if d != nil {
+				msg = d.mark(msg)
+				if detail != "" {
+					detail = d.mark(detail)
+				}
+			}
+			msg += near(sql, ee.Position)
+			if detail != "" {
+				msg += ". " + detail
+			}
+			if ee.Hint != "" {
+				msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
+			}
+			return fmt.Sprintf("%s error: %s%s", s.db.Dialect(), msg, hints)
 		}
-		if ee.Hint != "" {
-			msg += ". Hint: " + strings.TrimRight(ee.Hint, ".")
+		w := &worded{text: words(nil), err: err}
+		if strings.HasPrefix(ee.Code, "22") {
+			w.marked = words
 		}
-		return &worded{fmt.Sprintf("%s error: %s%s%s", s.db.Dialect(), msg, s.engineHint(ctx, sql, ee), dialectHint(s.db.Dialect(), sql, err)), err}
+		return w
 	}
-	return &worded{fmt.Sprintf("%s error: %s%s", s.db.Dialect(), err.Error(), dialectHint(s.db.Dialect(), sql, err)), err}
+	return &worded{text: fmt.Sprintf("%s error: %s%s", s.db.Dialect(), err.Error(), dialectHint(s.db.Dialect(), sql, err)), err: err}
 }
 
 // worded is an error as the model reads it, wrapping the error it words,
-// so the audit log can tell what it was.
+// so the audit log can tell what it was. marked, when not nil, words it
+// with the database's text in it marked (see data).
 type worded struct {
-	text string
-	err  error
+	text   string
+	err    error
+	marked func(*data) string
 }
 
 func (e *worded) Error() string { return e.text }

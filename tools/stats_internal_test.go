@@ -33,8 +33,8 @@ func TestBigTableValues(t *testing.T) {
 		t.Fatalf("a table of %d estimated rows is not big", est)
 	}
 	out := distinctValuesOut{Table: "big", Column: "colour", Values: []valueCount{{Value: "red", Count: 100000}}, Distinct: 3, Truncated: true, Estimated: true}
-	if !strings.Contains(out.text(), "estimated from the table's statistics") {
-		t.Errorf("the text does not say the counts are estimates: %s", out.text())
+	if !strings.Contains(out.text(newData()), "estimated from the table's statistics") {
+		t.Errorf("the text does not say the counts are estimates: %s", out.text(newData()))
 	}
 
 	sample, err := s.sampleValues(t.Context(), sampleValuesIn{columnIn: columnIn{Table: "big", Column: "colour"}})

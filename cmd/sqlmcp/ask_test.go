@@ -18,6 +18,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/modeltest"
 )
 
@@ -96,7 +97,7 @@ func seenLog(fake *modeltest.Server) string {
 		}
 		lines = append(lines, fmt.Sprintf("step %d after: %s", r.Steps(), last))
 	}
-	return strings.Join(lines, "\n")
+	return mcptest.Unmark(strings.Join(lines, "\n"))
 }
 
 var testBinaryOnce sync.Once
@@ -148,7 +149,7 @@ func TestAsk(t *testing.T) {
 	}
 	// The model read each tool's result.
 	seen := seenLog(fake)
-	for _, w := range []string{"step 1 after: 7 tables and views:", `- "Order Items" (table, 5 rows`, "step 2 after: city | customers\nLondon | 2"} {
+	for _, w := range []string{"step 1 after: 7 tables and views:", `- "Order Items" (table, 5 rows`, "step 2 after: <data-ID>\ncity | customers\nLondon | 2"} {
 		if !strings.Contains(seen, w) {
 			t.Errorf("the model was not sent %q; it saw:\n%s", w, seen)
 		}
@@ -507,7 +508,7 @@ func TestAskChoosesDatabase(t *testing.T) {
 	if !strings.Contains(stderr, "the model chooses among the databases empty, shop") {
 		t.Errorf("--verbose does not say the model chooses:\n%s", stderr)
 	}
-	if seen := seenLog(fake); !strings.Contains(seen, "step 1 after: 7 tables and views:") || !strings.Contains(seen, "step 2 after: city | customers\nLondon | 2") {
+	if seen := seenLog(fake); !strings.Contains(seen, "step 1 after: 7 tables and views:") || !strings.Contains(seen, "step 2 after: <data-ID>\ncity | customers\nLondon | 2") {
 		t.Errorf("the model did not read shop's tables and result:\n%s", seen)
 	}
 }

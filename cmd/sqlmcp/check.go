@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/sources"
 )
 
@@ -16,7 +17,9 @@ Opens every database the configuration names, as serve would, and checks it:
 that it answers, that what the configuration names exists, what the role may
 read and write, that a SQLite file is sound. It prints the effective
 configuration and, for each database, the guard layers in force, the role
-check's result, the limits and every problem found. It exits with status 1
+check's result, the limits, every problem found, and a policy to start
+from: the columns whose names or sampled values look like personal or
+secret data (never the values themselves). It exits with status 1
 when a database could not be opened or has an error (with --strict, a warning
 too), 2 when the configuration itself is wrong, and 0 otherwise.
 
@@ -49,11 +52,15 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 	fmt.Fprintf(stdout, "# the configuration from %s, as it runs\n%s", where, f.Effective())
 
 	reports := make([]*sources.Report, len(f.Sources))
+	suggestions := make([]*schema.Suggestion, len(f.Sources))
 	var wg sync.WaitGroup
 	for i, s := range f.Sources {
 		wg.Go(func() {
-			db, _, r := sources.Open(ctx, s, engines)
+			db, cat, r := sources.Open(ctx, s, engines)
 			if db != nil {
+				if cat != nil {
+					suggestions[i], _ = cat.SuggestPolicy(ctx) // nil when the catalog cannot be read: no suggestion
+				}
 				db.Close()
 			}
 			reports[i] = r
@@ -98,6 +105,7 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 				printItem(stdout, "warning", p.Msg)
 			}
 		}
+		printSuggestion(stdout, suggestions[i])
 	}
 	fmt.Fprintf(stdout, "\n%s, %s, %s\n", count(len(reports), "database", "databases"),
 		count(errs, "error", "errors"), count(warnings, "warning", "warnings"))
@@ -105,6 +113,23 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 		return fmt.Errorf("check: %s and %s", count(errs, "error", "errors"), count(warnings, "warning", "warnings"))
 	}
 	return nil
+}
+
+// printSuggestion prints the policy s suggests, and how much it judged
+// by names alone.
+func printSuggestion(w io.Writer, s *schema.Suggestion) {
+	switch {
+	case s == nil:
+		return
+	case len(s.Columns) == 0:
+		printItem(w, "policy", "no column looks like personal or secret data")
+	default:
+		printItem(w, "policy", fmt.Sprintf("%s like personal or secret data; a policy to start from, to check and paste into the source's block:\n%s",
+			count(len(s.Columns), "column looks", "columns look"), s.Policy()))
+	}
+	if s.Unsampled > 0 {
+		printItem(w, "policy", fmt.Sprintf("%s not sampled in time, judged by name only", count(s.Unsampled, "text column", "text columns")))
+	}
 }
 
 // printItem prints one labelled line of a database's report, indenting

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -123,5 +124,74 @@ func TestCheckBad(t *testing.T) {
 	out, err = runCheck(t, nil, "--db", dbtest.SQLiteFile(t))
 	if err != nil || !strings.Contains(out, "1 database, 0 errors") {
 		t.Errorf("check --db: %v\n%s", err, out)
+	}
+}
+
+// TestCheckSuggestsPolicy: check prints, per database, the columns that
+// look like personal or secret data as a policy block, by name and by
+// sampled values, never the values themselves.
+func TestCheckSuggestsPolicy(t *testing.T) {
+	path := dbtest.SQLiteFile(t)
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec(`CREATE TABLE logins (id INTEGER PRIMARY KEY, password TEXT, tokens_used INTEGER, contact TEXT);
+		INSERT INTO logins VALUES (1, 'hunter2', 10, 'kay@example.com'), (2, 'letmein', 20, 'lee@example.org')`); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCheck(t, nil, "--db", path)
+	if err != nil {
+		t.Fatalf("check: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"  policy: 3 columns look like personal or secret data; a policy to start from, to check and paste into the source's block:\n" +
+			"    policy:\n      deny_columns:\n        - logins.password # a secret: the name says password\n" +
+			"      mask_columns:\n        customers.email: hash # personal: the name says e-mail\n" +
+			"        logins.contact: hash # personal: 2 of 2 sampled values look like e-mail addresses\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check's output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, v := range []string{"hunter2", "letmein", "kay@example.com", "lee@example.org", "ada@example.com", "tokens_used"} {
+		if strings.Contains(out, v) {
+			t.Errorf("check's output holds %q:\n%s", v, out)
+		}
+	}
+}
+
+// TestCheckPolicy: check prints a source's effective policy, a line per
+// relation it hides or restricts, and the policy in the effective
+// configuration; --policy gives one to a single database.
+func TestCheckPolicy(t *testing.T) {
+	dir := t.TempDir()
+	pol := filepath.Join(dir, "policy.yaml")
+	os.WriteFile(pol, []byte("deny_tables: [drop_log]\ndeny_columns: [products.photo]\nmask_columns: {customers.email: hash}\n"), 0o600)
+	file := filepath.Join(dir, "sqlmcp.yaml")
+	os.WriteFile(file, []byte("sources:\n  - name: shop\n    url: "+dbtest.SQLiteFile(t)+"\n    policy: policy.yaml\n"), 0o600)
+	for _, args := range [][]string{{"--config", file}, {"--db", dbtest.SQLiteFile(t), "--policy", pol}} {
+		out, err := runCheck(t, nil, args...)
+		if err != nil {
+			t.Fatalf("check %v: %v\n%s", args, err, out)
+		}
+		for _, want := range []string{
+			"  policy: customers: masked columns: email (hash)\n",
+			"  policy: drop_log: hidden: denied by deny_tables\n",
+			"  policy: products: denied columns: photo\n",
+			"deny_tables: [drop_log]",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("check %v lacks %q:\n%s", args, want, out)
+			}
+		}
+		if strings.Contains(out, "customers.email") && strings.Contains(out, "suggest") && strings.Contains(out, "mask_columns:\n    customers.email") {
+			t.Errorf("check %v suggests masking a column the policy masks:\n%s", args, out)
+		}
+	}
+	os.WriteFile(pol, []byte("deny_tables: [nosuch]\n"), 0o600)
+	if out, err := runCheck(t, nil, "--config", file); err == nil || !strings.Contains(out, `no table or view named "nosuch"`) {
+		t.Errorf("check with a policy naming an unknown table: %v\n%s", err, out)
 	}
 }

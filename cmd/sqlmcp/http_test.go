@@ -102,7 +102,7 @@ var everyTool = []struct {
 	{"search_schema", map[string]any{"query": "free meal"}, `"SchoolStats"."Free Meal Count (K-12)"`},
 	{"sample_values", map[string]any{"table": "products", "column": "category"}, "'book'"},
 	{"distinct_values", map[string]any{"table": "order", "column": "status"}, "- 'shipped': 2"},
-	{"run_query", map[string]any{"sql": "SELECT count(*) AS n FROM customers"}, "n\n4\n(1 row)"},
+	{"run_query", map[string]any{"sql": "SELECT count(*) AS n FROM customers"}, "\nn\n4\n</data-"},
 }
 
 // TestHTTPFromFlags: tokens from a file and from the environment are both

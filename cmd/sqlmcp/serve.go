@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -80,7 +81,14 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 			Int("max_concurrency", src.MaxConcurrency)
 	}
 
-	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion()})
+	var rules identity.Rules
+	if cfg.sources != nil {
+		rules = cfg.sources.Identities
+	}
+	if len(rules) > 0 && cfg.http != "" && !cfg.authenticates() {
+		return usagef("identities: the rules match callers' identities, and this server proves none: give --auth-token-file (with names) or --auth oidc")
+	}
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules})
 	if cfg.http != "" {
 		return serveHTTP(ctx, cfg, set.Ready, srv, log, start)
 	}

@@ -76,8 +76,8 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.configFile, "config", "", "a configuration file (sqlmcp.yaml) naming the databases to serve and their settings (SQLMCP_CONFIG)")
 	fs.StringVar(&cfg.annotations, "annotations", "", "YAML or JSON file of table and column descriptions (SQLMCP_ANNOTATIONS)")
 	fs.StringVar(&cfg.descriptions, "descriptions", "", "a folder of BIRD-style <table>.csv column descriptions (SQLMCP_DESCRIPTIONS; default: database_description beside a SQLite file)")
-	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL: the schemas to show, comma-separated (SQLMCP_SCHEMA; default: all but the system ones)")
-	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
+	fs.StringVar(&cfg.schemas, "schema", "", "PostgreSQL and MySQL: the schemas (MySQL's databases) to show, comma-separated (SQLMCP_SCHEMA; default: PostgreSQL's all but the system ones, MySQL's the URL's database)")
+	fs.BoolVar(&cfg.requireRO, "require-readonly-role", false, "PostgreSQL and MySQL: refuse to start when the role could write anything (SQLMCP_REQUIRE_READONLY_ROLE)")
 	fs.StringVar(&cfg.allowExt, "allow-extension", "", "PostgreSQL: extensions, comma-separated, whose non-volatile functions queries may call beyond the vetted ones; never those that run SQL text (SQLMCP_ALLOW_EXTENSION)")
 	fs.StringVar(&cfg.allowFunc, "allow-function", "", "PostgreSQL: functions defined in the database, as schema.name, comma-separated, that queries may call; never those that run SQL text (SQLMCP_ALLOW_FUNCTION)")
 	fs.StringVar(&cfg.policyFile, "policy", "", "a YAML file of the database's table and column policy: tables and columns the model may not see, columns it sees only masked (SQLMCP_POLICY; with --config, a source's policy: key)")
@@ -129,4 +129,10 @@ func (cfg *config) check() error {
 		return usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)
 	}
 	return nil
+}
+
+// authenticates reports whether the HTTP server proves its callers'
+// identities, which identity rules need.
+func (cfg *config) authenticates() bool {
+	return cfg.authTokenFile != "" || cfg.authTokens != "" || cfg.auth == "oidc"
 }

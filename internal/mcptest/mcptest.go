@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -63,6 +64,15 @@ func Text(t testing.TB, cs *mcp.ClientSession, tool string, args any) (text stri
 	}
 	return b.String(), res.IsError, nil
 }
+
+// dataMarker is a marker of database text in a tool's result:
+// <data-NONCE> or </data-NONCE>.
+var dataMarker = regexp.MustCompile(`<(/?)data-[0-9a-f]{8}>`)
+
+// Unmark returns text with the nonce of every marker of database text
+// written ID (<data-ID>, </data-ID>), so that a test compares a result
+// whatever nonce it holds.
+func Unmark(text string) string { return dataMarker.ReplaceAllString(text, "<${1}data-ID>") }
 
 // Log collects the JSON lines a server logs (zerolog writes one whole
 // line per Write), for tests to find and wait on. It is safe for

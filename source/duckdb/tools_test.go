@@ -82,7 +82,7 @@ func TestSixTools(t *testing.T) {
 		args map[string]any
 		want []string // each must appear in the text
 	}{
-		{"list_tables", nil, []string{"events (view, 3 rows", "nested (view, 100 rows, 5 columns): Nested values, one per id",
+		{"list_tables", nil, []string{"events (view, 3 rows", "nested (view, 100 rows, 5 columns): ", "Nested values, one per id", // DuckDB's own comment, marked as data
 			"people (view, 3 rows, 4 columns): Customers exported from the CRM", "sales (view, 50 rows, 3 columns)"}},
 		{"describe_table", map[string]any{"table": "nested"}, []string{`BIGINT[]`, `STRUCT(a BIGINT,b VARCHAR)`, `MAP(VARCHAR,BIGINT)`, "the id and the next"}},
 		{"describe_table", map[string]any{"table": "people"}, []string{`"full name"`, "Given and family name", `e-mail, primary`}},

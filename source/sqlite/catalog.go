@@ -86,6 +86,10 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 		}
 	}
 
+	if err := b.viewReads(ctx, tables); err != nil {
+		return nil, err
+	}
+
 	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
 		FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) AS k
 		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, k.id, k.seq`
@@ -190,4 +194,51 @@ func (b *backend) Integrity(ctx context.Context, r source.Reader) ([]string, err
 		}
 	}
 	return found, nil
+}
+
+// viewReads fills the Reads of each view that compiles: what SELECT * FROM
+// it reads as SQLite's authorizer reports it, through the views it reads,
+// each table and column once, in the order SQLite resolves them. A broken
+// view is left with Reads nil.
+func (b *backend) viewReads(ctx context.Context, tables []source.TableDef) error {
+	var views []*source.TableDef
+	for i := range tables {
+		if tables[i].Kind == "view" && tables[i].Broken == "" {
+			views = append(views, &tables[i])
+		}
+	}
+	if len(views) == 0 {
+		return nil
+	}
+	c, err := b.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("reading what views read: %w", err)
+	}
+	defer c.Release(nil)
+	cn := c.(*conn)
+	return cn.c.Raw(func(any) error {
+		if cn.sc.guard == nil {
+			return nil
+		}
+		for _, t := range views {
+			reads, err := cn.sc.guard.Reads("SELECT * FROM " + quote(t.Name))
+			if err != nil {
+				continue
+			}
+			seen := map[source.ColumnRead]bool{}
+			t.Reads = []source.ColumnRead{}
+			for _, r := range reads {
+				// The statement's own reads of the view's columns.
+				if r.View == "" && strings.EqualFold(r.Table, t.Name) {
+					continue
+				}
+				cr := source.ColumnRead{Table: r.Table, Column: r.Column}
+				if !seen[cr] {
+					seen[cr] = true
+					t.Reads = append(t.Reads, cr)
+				}
+			}
+		}
+		return nil
+	})
 }

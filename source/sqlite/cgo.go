@@ -281,6 +281,21 @@ static int step_row(sqlite3_stmt *st, int ncol, cell *cells) {
 	return rc;
 }
 
+extern int sqlite3_set_authorizer(sqlite3*, int(*)(void*, int, const char*, const char*, const char*, const char*), void*);
+extern int sqlmcpAuthorize(uintptr_t, int, char*, char*, char*, char*);
+
+// authorize_trampoline hands an authorizer call, with all four of its
+// arguments, to the Go callback the handle h names.
+static int authorize_trampoline(void *h, int op, const char *a1, const char *a2, const char *a3, const char *a4) {
+	return sqlmcpAuthorize((uintptr_t)h, op, (char*)a1, (char*)a2, (char*)a3, (char*)a4);
+}
+
+// set_authorizer installs the trampoline on db for handle h, or removes
+// the authorizer for h 0.
+static int set_authorizer(sqlite3 *db, uintptr_t h) {
+	return sqlite3_set_authorizer(db, h ? authorize_trampoline : 0, (void*)h);
+}
+
 static int bind_text(sqlite3_stmt *st, int i, _GoString_ s) {
 	return sqlite3_bind_text(st, i, _GoStringPtr(s), (int)_GoStringLen(s), (void(*)(void*))-1);
 }
@@ -294,6 +309,7 @@ import "C"
 import (
 	"fmt"
 	"reflect"
+	"runtime/cgo"
 	"strings"
 	"sync"
 	"unsafe"
@@ -513,4 +529,52 @@ func linearFunctions(conn *sqlite3.SQLiteConn) error {
 		return fmt.Errorf("registering instr and replace: %w", engineError(db, rc))
 	}
 	return nil
+}
+
+// RegisterContextAuthorizer sets the connection's authorizer to callback,
+// which receives all four of SQLite's arguments: for a read, the table,
+// the column, the database and the innermost view (or trigger) the read
+// comes from, "" when from the statement itself. A nil callback removes
+// the authorizer. It implements guard.SQLiteContextAuthorizer.
+func (c *sqliteConn) RegisterContextAuthorizer(callback func(action int, arg1, arg2, database, inner string) int) {
+	db, err := connHandle(c.SQLiteConn)
+	if err != nil {
+		return
+	}
+	var h cgo.Handle
+	if callback != nil {
+		h = cgo.NewHandle(callback)
+	}
+	if C.set_authorizer(db, C.uintptr_t(h)) != 0 {
+		if h != 0 {
+			h.Delete()
+		}
+		return
+	}
+	// SQLite no longer calls the previous callback once replaced.
+	if c.auth != 0 {
+		c.auth.Delete()
+	}
+	c.auth = h
+}
+
+// Close closes the connection and lets go of its authorizer.
+func (c *sqliteConn) Close() error {
+	if err := c.SQLiteConn.Close(); err != nil {
+		return err
+	}
+	if c.auth != 0 {
+		c.auth.Delete()
+		c.auth = 0
+	}
+	return nil
+}
+
+// columnCount is the number of columns st returns.
+func columnCount(st *sqlite3.SQLiteStmt) (int, error) {
+	s, err := stmtHandle(st)
+	if err != nil {
+		return 0, err
+	}
+	return int(C.sqlite3_column_count(s)), nil
 }

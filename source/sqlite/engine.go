@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -66,6 +68,29 @@ type backend struct {
 	file   *sqliteFile
 	limits sqlmcp.Limits
 	info   source.Info
+	policy atomic.Pointer[policyBox] // nil until SetPolicy
+}
+
+// policyBox holds a policy for an atomic.Pointer.
+type policyBox struct{ p guard.PolicyCatalog }
+
+// SetPolicy makes every statement that is not sqlmcp's own judged under
+// p from the next call on (nil: none); calls already running keep the one
+// they started with. It implements source.PolicyEnforcer.
+func (b *backend) SetPolicy(p guard.PolicyCatalog) {
+	if p == nil {
+		b.policy.Store(nil)
+		return
+	}
+	b.policy.Store(&policyBox{p})
+}
+
+// currentPolicy is the policy set last, nil for none.
+func (b *backend) currentPolicy() guard.PolicyCatalog {
+	if box := b.policy.Load(); box != nil {
+		return box.p
+	}
+	return nil
 }
 
 func (b *backend) Info() source.Info { return b.info }
@@ -93,7 +118,7 @@ func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	cn := &conn{c: c, limits: b.limits}
+	cn := &conn{c: c, limits: b.limits, policy: b.currentPolicy()}
 	err = c.Raw(func(dc any) error {
 		cn.sc = dc.(*sqliteConn)
 		cn.h, err = connHandle(cn.sc.SQLiteConn)
@@ -112,6 +137,7 @@ type conn struct {
 	sc     *sqliteConn
 	h      *cHandle
 	limits sqlmcp.Limits
+	policy guard.PolicyCatalog // the backend's when the call began; nil for none
 }
 
 // Run prepares st through the guard and steps the very statement the
@@ -120,7 +146,11 @@ type conn struct {
 // whole values.
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	return c.c.Raw(func(any) error {
-		ps, err := c.sc.prepare(st.SQL)
+		var p guard.PolicyCatalog
+		if !st.Own && !st.Builtin {
+			p = c.policy
+		}
+		ps, masked, err := c.sc.prepare(st.SQL, p)
 		if err != nil {
 			var se sqlite3.Error
 			if errors.As(err, &se) {
@@ -133,7 +163,31 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 		if st.Cut > 0 {
 			maxText, blobHead = st.Cut, blobShow
 		}
-		return stepSQLite(ps, st.Args, maxText, blobHead, sink.Columns, sink.Row)
+		columns := sink.Columns
+		if len(masked) > 0 {
+			columns = func(cols []source.Column) {
+				for i := range masked {
+					if m := &masked[i]; m.Position < len(cols) {
+						cols[m.Position].Mask = m
+					}
+				}
+				if sink.Columns != nil {
+					sink.Columns(cols)
+				}
+			}
+			n, err := columnCount(ps)
+			if err != nil {
+				return err
+			}
+			for _, m := range masked {
+				// Redaction keys on the position: one past the result
+				// would let the masked values through.
+				if m.Position < 0 || m.Position >= n {
+					return fmt.Errorf("the guard found a masked column at position %d of a result of %d columns", m.Position, n)
+				}
+			}
+		}
+		return stepSQLite(ps, st.Args, maxText, blobHead, columns, sink.Row)
 	})
 }
 

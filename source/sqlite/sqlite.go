@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/cgo"
 	"strings"
 
 	"github.com/mattn/go-sqlite3"
@@ -168,6 +169,7 @@ func (c *sqliteConnector) Close() error {
 type sqliteConn struct {
 	*sqlite3.SQLiteConn
 	guard *guard.SQLite
+	auth  cgo.Handle // the authorizer RegisterContextAuthorizer installed
 }
 
 func (c *sqliteConnector) Driver() driver.Driver { return &c.drv }
@@ -193,7 +195,7 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 	}
 	sc := &sqliteConn{SQLiteConn: conn}
 	if c.guarded {
-		if sc.guard, err = guard.NewSQLite(conn); err != nil {
+		if sc.guard, err = guard.NewSQLite(sc); err != nil {
 			conn.Close()
 			return nil, err
 		}
@@ -201,19 +203,23 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 	return sc, nil
 }
 
-// prepare compiles sql through the guard, or, on the unguarded connections
-// of engine-wall tests, directly.
-func (c *sqliteConn) prepare(sql string) (*sqlite3.SQLiteStmt, error) {
+// prepare compiles sql through the guard, under the policy p (nil for
+// none), or, on the unguarded connections of engine-wall tests, directly.
+// It returns the result columns that carry masked values.
+func (c *sqliteConn) prepare(sql string, p guard.PolicyCatalog) (*sqlite3.SQLiteStmt, []guard.MaskedColumn, error) {
 	if c.guard != nil {
-		st, err := c.guard.Prepare(sql)
+		st, masked, err := c.guard.PreparePolicy(sql, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return st.(*sqlite3.SQLiteStmt), nil
+		return st.(*sqlite3.SQLiteStmt), masked, nil
+	}
+	if p != nil {
+		return nil, nil, errors.New("a policy cannot be enforced on an unguarded connection")
 	}
 	st, err := c.SQLiteConn.Prepare(sql)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return st.(*sqlite3.SQLiteStmt), nil
+	return st.(*sqlite3.SQLiteStmt), nil, nil
 }

@@ -1,0 +1,597 @@
+package guard
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sqlmcp/sqlmcp"
+)
+
+// A policy on SQLite is enforced with SQLite's own name resolution: while
+// the model's statement compiles, the authorizer is told of every column
+// it reads (SQLITE_READ: the table, the column, the database and the
+// innermost view the read comes from), and the guard judges each one once
+// the compiler is done. What SQLite 3.54 reports, found by compiling each
+// form (the tests in source/sqlite hold them):
+//
+//   - A column named anywhere (result, WHERE, ON, GROUP BY, HAVING, ORDER
+//     BY, window PARTITION/ORDER, FILTER, an aggregate's ORDER BY, a
+//     subquery, a row value (a, b) = (1, 2), x IN t, LIMIT) is one READ of
+//     its table and column per reference; ORDER BY an alias or a position
+//     adds none. rowid is reported as the INTEGER PRIMARY KEY column, or
+//     as "ROWID" on a table without one.
+//   - * and t.* are one READ per column they expand to.
+//   - A table from which no column is read (count(*), SELECT 1 FROM t) is
+//     one READ with column "", under the name its FROM item has: a table,
+//     a view that is not flattened, a materialized CTE's own name, an
+//     eponymous virtual table (json_each).
+//   - A view's body is resolved where the view is used: its reads come
+//     with the view as the fourth argument (the innermost one, for views
+//     over views), and the outer query's reads of the view's columns are
+//     READs of the view itself. A flattened view can add, for count(*), a
+//     READ of its base table with column "" and no view.
+//   - A CTE's body is resolved the same way, with the CTE's name as the
+//     fourth argument; a FROM subquery's reads keep the context around it.
+//     Reads of a subquery's or CTE's columns are not reported.
+//   - USING and NATURAL JOIN columns are not reported at all, on either
+//     side (SELECT 1 FROM a JOIN b USING (k) reports nothing of k).
+//   - sqlite_schema is reported as sqlite_master (sqlite_temp_master in
+//     temp); the table-valued pragma functions as READs of pragma_NAME at
+//     compile time, then an SQLITE_PRAGMA action while the query steps.
+//
+// Hence the rules below: a CTE's name never vouches for the reads inside
+// it, only a view of the main database the policy returns does; USING and
+// NATURAL JOIN, which SQLite does not report, go to the parse-tree
+// resolver (CheckPolicySQL), as do masked columns.
+
+// SQLiteContextAuthorizer is what a SQLiteConn implements when it can hand
+// the authorizer all four of SQLite's arguments: for a read, the table, the
+// column, the database, and the innermost view or trigger the read comes
+// from ("" when from the statement itself). A policy needs the fourth;
+// go-sqlite3's RegisterAuthorizer passes only three.
+type SQLiteContextAuthorizer interface {
+	RegisterContextAuthorizer(callback func(action int, arg1, arg2, database, inner string) int)
+}
+
+// sqliteRead is one SQLITE_READ the authorizer saw while compiling.
+type sqliteRead struct{ table, column, database, inner string }
+
+// sqliteEponymous are the virtual tables SQLite offers under their own
+// name that a query under a policy may read: they read only their
+// arguments, whose columns are judged like any other.
+var sqliteEponymous = map[string]bool{"json_each": true, "json_tree": true}
+
+// PreparePolicy compiles sql like Prepare and, when p is not nil, also
+// judges what it reads against p: a relation p does not return, a Denied
+// column, or a masked column used for anything but returning it bare, is
+// refused with an *Error worded as for a table or column that does not
+// exist. It returns the result columns that carry masked values. Until the
+// next Prepare or PreparePolicy, the statement's steps may not run a
+// pragma while p is set.
+func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []MaskedColumn, error) {
+	if p != nil && !g.inner {
+		return nil, nil, fmt.Errorf("guard: this SQLite connection does not report the view a read comes from, so a policy cannot be enforced on it")
+	}
+	g.policy, g.record = p, p != nil
+	g.reads = g.reads[:0]
+	ds, err := g.prepare(sql)
+	if err != nil && p != nil {
+		return nil, nil, g.reword(err, sql, p)
+	}
+	if err != nil || p == nil {
+		return ds, nil, err
+	}
+	masked, err := g.judgeReads(sql, p)
+	if err != nil {
+		ds.Close()
+		return nil, nil, err
+	}
+	return ds, masked, nil
+}
+
+// SQLiteRead is a column a statement reads, as SQLite's authorizer reports
+// it: Column "" when it reads the table's rows only (count(*)), View the
+// innermost view (or CTE) whose definition reads it, "" for the statement
+// itself.
+type SQLiteRead struct{ Table, Column, View string }
+
+// Reads compiles sql as Prepare does, without running it, and returns
+// every read SQLite resolves it to, in the order SQLite reports them:
+// for SELECT * FROM v, what the view v reads, through the views it reads.
+// It returns Prepare's errors.
+func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
+	g.policy, g.record = nil, true
+	g.reads = g.reads[:0]
+	ds, err := g.prepare(sql)
+	g.record = false
+	if err != nil {
+		return nil, err
+	}
+	ds.Close()
+	out := make([]SQLiteRead, len(g.reads))
+	for i, r := range g.reads {
+		out[i] = SQLiteRead{Table: r.table, Column: r.column, View: r.inner}
+	}
+	return out, nil
+}
+
+// reword words SQLite's own error for a missing table or column as the
+// policy's refusals are worded, so that a table or column that does not
+// exist cannot be told from one the policy denies.
+func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
+	msg := err.Error()
+	lx := lexSQLite(sql)
+	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
+		name = strings.TrimPrefix(name, "main.")
+		return sqliteNoTable(lx.written(name))
+	}
+	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+		qualifier := ""
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			qualifier, name = name[:i], name[i+1:]
+		}
+		return sqliteNoColumn(lx, p, qualifier, lx.written(name))
+	}
+	return err
+}
+
+// judgeReads judges the reads the authorizer recorded for sql under p, and
+// returns the masked result columns.
+func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error) {
+	lx := lexSQLite(sql)
+	honored := map[string]bool{} // view contexts whose reads p vouches for
+	vouches := func(inner string) bool {
+		key := fold(inner)
+		if v, ok := honored[key]; ok {
+			return v
+		}
+		_, ok := p.Relation("", inner)
+		v := ok && !lx.ctes[key] && g.objectType(inner) == "view"
+		honored[key] = v
+		return v
+	}
+	// A view the statement names whose reads p does not vouch for is a
+	// relation it may not read, whatever its body reads.
+	for _, r := range g.reads {
+		if r.inner != "" && !lx.ctes[fold(r.inner)] && lx.words[fold(r.inner)] && !vouches(r.inner) {
+			return nil, sqliteNoTable(lx.written(r.inner))
+		}
+	}
+	maskedReads := map[[2]string]int{}
+	maskedName := map[[2]string][2]string{}
+	for _, r := range g.reads {
+		direct := r.inner == "" || lx.ctes[fold(r.inner)]
+		if !direct && vouches(r.inner) {
+			continue
+		}
+		// Every name the authorizer reports is the catalog's spelling,
+		// except a FROM item's own name for column "": a materialized
+		// CTE read for its rows only.
+		if r.column == "" && r.database == "" && lx.ctes[fold(r.table)] {
+			if _, ok := p.Relation("", r.table); !ok {
+				return nil, &Error{
+					Reason: fmt.Sprintf("the query reads rows of %s without reading any of its columns, which cannot be checked against this database's policy", r.table),
+					Hint:   fmt.Sprintf("Name a column of %s in the query (count(%s.col) instead of count(*)), or give the CTE a name that is not a table's", r.table, r.table),
+				}
+			}
+			continue
+		}
+		named := direct && lx.words[fold(r.table)]
+		low := fold(r.table)
+		if r.database != "" && r.database != "main" || strings.HasPrefix(low, "sqlite_") || strings.HasPrefix(low, "pragma_") {
+			return nil, g.readRefusal(r, named, lx)
+		}
+		rel, ok := p.Relation("", r.table)
+		if !ok {
+			if sqliteEponymous[low] && g.objectType(r.table) == "" {
+				continue
+			}
+			return nil, g.readRefusal(r, named, lx)
+		}
+		if r.column == "" {
+			continue
+		}
+		access, found := columnAccess(rel, r.column)
+		switch {
+		case !found || access == Denied:
+			return nil, g.readRefusal(r, named, lx)
+		case access == Masked && !direct:
+			// A masked column read by a view the policy does not vouch
+			// for: that view may compute on it.
+			return nil, g.readRefusal(r, false, lx)
+		case access == Masked:
+			key := [2]string{fold(rel.Name), fold(r.column)}
+			maskedReads[key]++
+			maskedName[key] = [2]string{rel.Name, r.column}
+		}
+	}
+	if len(maskedReads) == 0 && !lx.joinUsing {
+		return nil, nil
+	}
+	cols, err := CheckPolicySQL(sql, p, sqlmcp.SQLite)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return nil, e
+		}
+		return nil, sqliteUnresolved(maskedName)
+	}
+	found := map[[2]string]int{}
+	for _, c := range cols {
+		found[[2]string{fold(c.Table), fold(c.Column)}]++
+	}
+	for _, key := range sortedKeys(maskedReads, found) {
+		if maskedReads[key] != found[key] {
+			name, ok := maskedName[key]
+			if !ok {
+				name = key
+			}
+			return nil, sqliteMaskedUse(name[0], name[1])
+		}
+	}
+	return cols, nil
+}
+
+// sortedKeys are the keys of a and b, sorted, so a refusal names the same
+// column every time.
+func sortedKeys(a, b map[[2]string]int) [][2]string {
+	var keys [][2]string
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+	})
+	return keys
+}
+
+// columnAccess finds column in rel as SQLite matches names: ignoring
+// case. rowid on a table without an INTEGER PRIMARY KEY (reported as
+// "ROWID") is the row's number, not a column, and may be read.
+func columnAccess(rel PolicyRelation, column string) (Access, bool) {
+	for _, c := range rel.Columns {
+		if strings.EqualFold(c.Name, column) {
+			return c.Access, true
+		}
+	}
+	if column == "ROWID" {
+		return Allowed, true
+	}
+	return 0, false
+}
+
+// readRefusal words the refusal of r. A relation or column the statement
+// names is refused as one that does not exist; a column read through *
+// asks for the columns by name; a read the statement does not name
+// (inside a view it reads) says no more than that.
+func (g *SQLite) readRefusal(r sqliteRead, named bool, lx sqliteLex) *Error {
+	if !named {
+		return &Error{
+			Reason: "the query reads, through a view, data that you may not read",
+			Hint:   "Query the tables and views you may read directly; list_tables shows them",
+		}
+	}
+	rel, ok := g.policy.Relation("", r.table)
+	low := fold(r.table)
+	if !ok || r.column == "" || r.database != "" && r.database != "main" || strings.HasPrefix(low, "sqlite_") || strings.HasPrefix(low, "pragma_") {
+		return sqliteNoTable(lx.written(r.table))
+	}
+	if !lx.words[fold(r.column)] {
+		return &Error{
+			Reason: fmt.Sprintf("* reads every column of %s, and not all of them may be read", lx.written(rel.Name)),
+			Hint:   "Name the columns instead: " + readableColumns(rel),
+		}
+	}
+	return sqliteNoColumn(lx, g.policy, "", lx.written(r.column))
+}
+
+// sqliteNoColumn refuses a column the statement names that is denied or
+// does not exist, in the same words either way: the table it is named
+// in is found from the statement's text alone (its qualifier, or the one
+// relation the statement names), never from the catalog.
+func sqliteNoColumn(lx sqliteLex, p PolicyCatalog, qualifier, column string) *Error {
+	if rel, ok := lx.columnTable(p, qualifier, column); ok {
+		return &Error{
+			Reason: fmt.Sprintf("no column named %s that you may read in %s", column, lx.written(rel.Name)),
+			Hint:   fmt.Sprintf("The columns of %s you may read: %s", lx.written(rel.Name), readableColumns(rel)),
+		}
+	}
+	return &Error{
+		Reason: fmt.Sprintf("no column named %s that you may read", column),
+		Hint:   "Qualify the column with its table (t." + column + "); describe_table lists the columns of a table you may read",
+	}
+}
+
+// columnTable finds, from the statement's text, the relation a column is
+// named in: by its qualifier (a table or an alias of one), or, unqualified,
+// the one relation p returns that the statement names.
+func (lx sqliteLex) columnTable(p PolicyCatalog, qualifier, column string) (PolicyRelation, bool) {
+	name := func(k int) bool { return k >= 0 && k < len(lx.toks) && lx.toks[k].kind != 'p' }
+	dot := func(k int) bool {
+		return k >= 0 && k < len(lx.toks) && lx.toks[k].kind == 'p' && lx.toks[k].text == "."
+	}
+	if qualifier == "" {
+		quals, bare := map[string]bool{}, false
+		for i, t := range lx.toks {
+			if t.kind == 'p' || fold(t.text) != fold(column) {
+				continue
+			}
+			if dot(i-1) && name(i-2) {
+				quals[fold(lx.toks[i-2].text)] = true
+			} else {
+				bare = true
+			}
+		}
+		if len(quals) == 1 && !bare {
+			for q := range quals {
+				qualifier = q
+			}
+		}
+	}
+	relation := func(n string) (PolicyRelation, bool) {
+		if lx.ctes[fold(n)] {
+			return PolicyRelation{}, false
+		}
+		return p.Relation("", n)
+	}
+	if qualifier != "" {
+		if i := strings.LastIndexByte(qualifier, '.'); i >= 0 {
+			qualifier = qualifier[i+1:]
+		}
+		if rel, ok := relation(qualifier); ok {
+			return rel, true
+		}
+		// An alias: FROM t q or FROM t AS q.
+		for i, t := range lx.toks {
+			if t.kind == 'p' || fold(t.text) != fold(qualifier) {
+				continue
+			}
+			k := i - 1
+			if k >= 0 && lx.toks[k].kind == 'w' && strings.EqualFold(lx.toks[k].text, "as") {
+				k--
+			}
+			if name(k) {
+				if rel, ok := relation(lx.toks[k].text); ok {
+					return rel, true
+				}
+			}
+		}
+		return PolicyRelation{}, false
+	}
+	var found []PolicyRelation
+	seen := map[string]bool{}
+	for _, t := range lx.toks {
+		key := fold(t.text)
+		if t.kind == 'p' || seen[key] || key == fold(column) {
+			continue
+		}
+		seen[key] = true
+		if rel, ok := relation(t.text); ok {
+			found = append(found, rel)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return PolicyRelation{}, false
+}
+
+// readableColumns lists the columns of rel that are not Denied.
+func readableColumns(rel PolicyRelation) string {
+	var names []string
+	for _, c := range rel.Columns {
+		if c.Access != Denied {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// sqliteNoTable refuses a relation the policy does not return, in the
+// words used for one that does not exist.
+func sqliteNoTable(name string) *Error {
+	return &Error{
+		Reason: fmt.Sprintf("no table named %s that you may read", name),
+		Hint:   "list_tables shows the tables you may read",
+	}
+}
+
+// sqliteMaskedUse refuses a masked column used for more than returning it.
+func sqliteMaskedUse(table, column string) *Error {
+	return &Error{
+		Reason: fmt.Sprintf("the column %s of %s is masked: it can be returned only as it is (SELECT %s FROM %s), not computed on, compared, sorted or grouped", column, table, column, table),
+		Hint:   fmt.Sprintf("Return %s bare, as a column of the result, and compute on the other columns", column),
+	}
+}
+
+// sqliteUnresolved refuses a statement the resolver could not read when it
+// had to: one with a masked column, or with USING or NATURAL JOIN.
+func sqliteUnresolved(masked map[[2]string][2]string) *Error {
+	if keys := sortedKeys(nil, keysOf(masked)); len(keys) > 0 {
+		name := masked[keys[0]]
+		return sqliteMaskedUse(name[0], name[1])
+	}
+	return &Error{
+		Reason: "this JOIN ... USING or NATURAL JOIN cannot be checked against this database's column policy",
+		Hint:   "Write the join with ON and qualified columns (JOIN b ON b.id = a.id)",
+	}
+}
+
+// keysOf counts each key of m once.
+func keysOf(m map[[2]string][2]string) map[[2]string]int {
+	out := make(map[[2]string]int, len(m))
+	for k := range m {
+		out[k] = 1
+	}
+	return out
+}
+
+// objectType is the type of the schema object of the main database named
+// name ("table", "view"), "" when there is none. It runs on the guarded
+// connection between compiling and stepping.
+func (g *SQLite) objectType(name string) string {
+	rows, err := g.conn.Query("SELECT type FROM main.sqlite_schema WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')", []driver.Value{name})
+	if err != nil {
+		return "?"
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, 1)
+	if rows.Next(dest) != nil {
+		return ""
+	}
+	t, _ := dest[0].(string)
+	return t
+}
+
+// fold is a name as SQLite compares names, for map keys; it folds more
+// than ASCII, which only ever makes two names the same that SQLite would
+// keep apart, and so judges more reads.
+func fold(name string) string { return strings.ToLower(name) }
+
+// sqliteLex is what the guard needs of a statement's tokens under a
+// policy: every name and string in it, the names WITH defines, and whether
+// it joins with USING or NATURAL.
+type sqliteLex struct {
+	toks        []sqliteToken
+	words, ctes map[string]bool   // folded
+	spelled     map[string]string // folded: as first written
+	joinUsing   bool
+}
+
+// sqliteToken is one token of a statement: a bare word (maybe a keyword),
+// a quoted name or a string (kind 'n', unquoted), or punctuation.
+type sqliteToken struct {
+	text string
+	kind byte // 'w', 'n' or 'p'
+}
+
+// written is name as the statement spells it, or name when it does not.
+func (lx sqliteLex) written(name string) string {
+	if w, ok := lx.spelled[fold(name)]; ok {
+		return w
+	}
+	return name
+}
+
+// lexSQLite reads sql's tokens as SQLite's tokenizer does: comments,
+// strings ('...'), quoted names ("...", `...`, [...]) and bare words. A
+// CTE is a name followed by an optional column list, AS, an optional [NOT]
+// MATERIALIZED and "(": SQLite takes a string or any keyword it can fall
+// back on as the name, so every name-like token counts. A WINDOW w AS (...)
+// counts too; it only makes the guard judge more reads.
+func lexSQLite(sql string) sqliteLex {
+	type token = sqliteToken
+	var toks []token
+	for i := 0; i < len(sql); {
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			i++
+		case strings.HasPrefix(sql[i:], "--"):
+			end := strings.IndexByte(sql[i:], '\n')
+			if end < 0 {
+				i = len(sql)
+			} else {
+				i += end + 1
+			}
+		case strings.HasPrefix(sql[i:], "/*"):
+			end := strings.Index(sql[i+2:], "*/")
+			if end < 0 {
+				i = len(sql)
+			} else {
+				i += 2 + end + 2
+			}
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			closer := c
+			if c == '[' {
+				closer = ']'
+			}
+			var b strings.Builder
+			j := i + 1
+			for j < len(sql) {
+				if sql[j] == closer {
+					if closer != ']' && j+1 < len(sql) && sql[j+1] == closer {
+						b.WriteByte(closer)
+						j += 2
+						continue
+					}
+					j++
+					break
+				}
+				b.WriteByte(sql[j])
+				j++
+			}
+			toks = append(toks, token{text: b.String(), kind: 'n'})
+			i = j
+		case wordByte(c):
+			j := i
+			for j < len(sql) && wordByte(sql[j]) {
+				j++
+			}
+			toks = append(toks, token{text: sql[i:j], kind: 'w'})
+			i = j
+		default:
+			toks = append(toks, token{text: sql[i : i+1], kind: 'p'})
+			i++
+		}
+	}
+	lx := sqliteLex{toks: toks, words: map[string]bool{}, ctes: map[string]bool{}, spelled: map[string]string{}}
+	punct := func(k int, s string) bool { return k < len(toks) && toks[k].kind == 'p' && toks[k].text == s }
+	word := func(k int, w string) bool {
+		return k < len(toks) && toks[k].kind == 'w' && strings.EqualFold(toks[k].text, w)
+	}
+	for i, t := range toks {
+		if t.kind == 'p' {
+			continue
+		}
+		lx.words[fold(t.text)] = true
+		if _, ok := lx.spelled[fold(t.text)]; !ok {
+			lx.spelled[fold(t.text)] = t.text
+		}
+		if word(i, "using") || word(i, "natural") {
+			lx.joinUsing = true
+		}
+		j := i + 1
+		if punct(j, "(") {
+			for depth := 0; j < len(toks); j++ {
+				if punct(j, "(") {
+					depth++
+				} else if punct(j, ")") {
+					if depth--; depth == 0 {
+						j++
+						break
+					}
+				}
+			}
+		}
+		if !word(j, "as") {
+			continue
+		}
+		j++
+		if word(j, "not") {
+			j++
+		}
+		if word(j, "materialized") {
+			j++
+		}
+		if punct(j, "(") {
+			lx.ctes[fold(t.text)] = true
+		}
+	}
+	return lx
+}
+
+// wordByte reports whether c may be part of a bare word: SQLite takes any
+// byte of a multi-byte UTF-8 character as one.
+func wordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
