@@ -72,8 +72,8 @@ func newIssuer(t *testing.T) *issuer {
 	return is
 }
 
-// token is an access token for audience, for subject.
-func (is *issuer) token(t *testing.T, audience, subject string) string {
+// token is an access token for audience, for subject, in groups.
+func (is *issuer) token(t *testing.T, audience, subject string, groups ...string) string {
 	t.Helper()
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: is.key, KeyID: "k1"}}, nil)
 	if err != nil {
@@ -81,7 +81,7 @@ func (is *issuer) token(t *testing.T, audience, subject string) string {
 	}
 	now := time.Now()
 	tok, err := jwt.Signed(signer).Claims(jwt.Claims{Issuer: is.url, Subject: subject, Audience: jwt.Audience{audience},
-		IssuedAt: jwt.NewNumericDate(now), Expiry: jwt.NewNumericDate(now.Add(time.Minute))}).Serialize()
+		IssuedAt: jwt.NewNumericDate(now), Expiry: jwt.NewNumericDate(now.Add(time.Minute))}).Claims(map[string]any{"groups": groups}).Serialize()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +125,36 @@ func TestServeOIDC(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(body), `"authorization_servers":["`+is.url+`"]`) {
 		t.Errorf("metadata: %s", body)
+	}
+}
+
+// TestServeOIDCIdentities: the identity an access token proves is what
+// sqlmcp.yaml's identity rules match: a token in the analysts group
+// reaches shop and not hr, one in no group reaches nothing.
+func TestServeOIDCIdentities(t *testing.T) {
+	is := newIssuer(t)
+	file := filepath.Join(t.TempDir(), "sqlmcp.yaml")
+	text := "auth: oidc\noidc_issuer: " + is.url + "\nsources:\n" +
+		"  - name: shop\n    url: " + dbtest.SQLiteFile(t) + "\n  - name: hr\n    url: " + dbtest.SQLiteFile(t) + "\n" +
+		"identities:\n  - name: analysts\n    match: {groups: [analysts]}\n    sources: [shop]\n"
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTP(t, nil, "--config", file)
+	resource := s.base + "/mcp"
+	query := func(tok, db string) bool {
+		cs := connect(t, resource, httpClient(t, tok, nil), "")
+		_, isErr := callText(t, cs, "run_query", map[string]any{"sql": "SELECT count(*) FROM customers", "database": db})
+		return !isErr
+	}
+	analyst, guest := is.token(t, resource, "alice", "analysts"), is.token(t, resource, "bob", "guests")
+	for _, c := range []struct {
+		who, tok, db string
+		want         bool
+	}{{"analyst", analyst, "shop", true}, {"analyst", analyst, "hr", false}, {"guest", guest, "shop", false}, {"guest", guest, "hr", false}} {
+		if got := query(c.tok, c.db); got != c.want {
+			t.Errorf("%s on %s: answered %v, want %v", c.who, c.db, got, c.want)
+		}
 	}
 }
 
