@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 	"chart":              {"golang.org/x/image/font", "golang.org/x/image/font/basicfont", "golang.org/x/image/math/fixed"},
 	"notes":              {"github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/internal/files", "github.com/sqlmcp/sqlmcp/internal/sqlscan"},
 	"internal/modeltest": {},
-	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/rs/zerolog"},
+	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/modelcontextprotocol/go-sdk/auth", "github.com/modelcontextprotocol/go-sdk/oauthex", "github.com/go-jose/go-jose/v4", "github.com/go-jose/go-jose/v4/jwt", "github.com/rs/zerolog", "github.com/sqlmcp/sqlmcp/identity"},
 	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
 	"internal/text":      {},
 	"identity":           {},

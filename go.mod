@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/google/go-cmp v0.7.0
 	github.com/google/jsonschema-go v0.4.3

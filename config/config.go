@@ -168,6 +168,8 @@ var globals = map[string]string{
 	"log_level": "log-level", "cache_dir": "cache-dir", "http": "http", "auth_token_file": "auth-token-file",
 	"insecure_no_auth": "insecure-no-auth", "allowed_hosts": "allowed-hosts", "allowed_origins": "allowed-origins",
 	"tls_cert": "tls-cert", "tls_key": "tls-key", "max_body_bytes": "max-body-bytes", "shutdown_grace": "shutdown-grace",
+	"auth": "auth", "public_url": "public-url", "oidc_issuer": "oidc-issuer", "oidc_audience": "oidc-audience",
+	"oidc_algorithms": "oidc-algorithms", "oidc_scopes": "oidc-scopes", "oidc_introspection_url": "oidc-introspection-url",
 }
 
 // Load reads the configuration file at path. Each source's settings start

@@ -41,6 +41,7 @@ func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) erro
 	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
 		return usagef("log_level %q: use debug, info, warn or error", cfg.logLevel)
 	}
+	cfg.oidcClientID, cfg.oidcClientSecret = getenv("SQLMCP_OIDC_CLIENT_ID"), getenv("SQLMCP_OIDC_CLIENT_SECRET")
 	return parseHTTP(cfg)
 }
 

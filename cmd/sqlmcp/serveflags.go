@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	conf "github.com/sqlmcp/sqlmcp/config"
+	transport "github.com/sqlmcp/sqlmcp/internal/serve"
 	"github.com/sqlmcp/sqlmcp/source/postgres"
 )
 
@@ -49,6 +50,14 @@ type config struct {
 	tlsKey         string
 	maxBodyBytes   int64
 	shutdownGrace  time.Duration
+
+	// OAuth 2.1 resource server: --auth oidc.
+	auth, publicURL                string
+	oidcIssuer, oidcAudience       string
+	oidcAlgorithms, oidcScopes     string // comma-separated
+	oidcIntrospection              string
+	oidcClientID, oidcClientSecret string                 // from the environment only
+	oidc                           *transport.OIDCOptions // worked out by parseHTTP
 
 	// Worked out by parseServe from the above.
 	tokens    []string // the accepted bearer tokens
@@ -91,6 +100,13 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.allowedHosts, "allowed-hosts", "", "HTTP: Host header names allowed besides loopback and the bind address, comma-separated, name or name:port; * allows any (SQLMCP_ALLOWED_HOSTS)")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "HTTP: serve HTTPS with this PEM certificate chain; needs --tls-key (SQLMCP_TLS_CERT)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "HTTP: the PEM private key of --tls-cert (SQLMCP_TLS_KEY)")
+	fs.StringVar(&cfg.auth, "auth", "", "HTTP: how callers prove who they are: tokens (the listed bearer tokens; the default when any is given) or oidc (access tokens from --oidc-issuer) (SQLMCP_AUTH)")
+	fs.StringVar(&cfg.publicURL, "public-url", "", "HTTP: the URL clients reach this server at, like https://sqlmcp.example.com; --auth oidc's resource identifier is it with /mcp (SQLMCP_PUBLIC_URL; default: made of --http)")
+	fs.StringVar(&cfg.oidcIssuer, "oidc-issuer", "", "--auth oidc: the issuer's URL exactly as its tokens' iss claim writes it (SQLMCP_OIDC_ISSUER)")
+	fs.StringVar(&cfg.oidcAudience, "oidc-audience", "", "--auth oidc: the aud values a token must hold one of, comma-separated (SQLMCP_OIDC_AUDIENCE; default: the resource identifier, --public-url/mcp)")
+	fs.StringVar(&cfg.oidcAlgorithms, "oidc-algorithms", "RS256,ES256", "--auth oidc: the signing algorithms accepted, comma-separated, among RS*, PS*, ES* and EdDSA; never none or HS* (SQLMCP_OIDC_ALGORITHMS)")
+	fs.StringVar(&cfg.oidcScopes, "oidc-scopes", "", "--auth oidc: scopes to advertise to clients in the protected resource metadata, comma-separated (SQLMCP_OIDC_SCOPES)")
+	fs.StringVar(&cfg.oidcIntrospection, "oidc-introspection-url", "", "--auth oidc: the issuer's RFC 7662 endpoint for opaque (non-JWT) tokens, asked as SQLMCP_OIDC_CLIENT_ID with SQLMCP_OIDC_CLIENT_SECRET (SQLMCP_OIDC_INTROSPECTION_URL)")
 	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", 1<<20, "HTTP: the largest request body; larger gets 413 (SQLMCP_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "HTTP: on SIGTERM or SIGINT, how long calls in flight may finish before they are cancelled (SQLMCP_SHUTDOWN_GRACE)")
 	return fs
@@ -123,5 +139,5 @@ func (cfg *config) check() error {
 // authenticates reports whether the HTTP server proves its callers'
 // identities, which identity rules need.
 func (cfg *config) authenticates() bool {
-	return cfg.authTokenFile != "" || cfg.authTokens != ""
+	return cfg.authTokenFile != "" || cfg.authTokens != "" || cfg.auth == "oidc"
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ func parseHTTP(cfg *config) error {
 			{"--auth-token-file", cfg.authTokenFile != ""}, {"--auth-tokens", cfg.authTokens != ""},
 			{"--insecure-no-auth", cfg.insecureNoAuth}, {"--allowed-origins", cfg.allowedOrigins != ""},
 			{"--allowed-hosts", cfg.allowedHosts != ""}, {"--tls-cert", cfg.tlsCert != ""}, {"--tls-key", cfg.tlsKey != ""},
+			{"--auth", cfg.auth != ""}, {"--public-url", cfg.publicURL != ""}, {"--oidc-issuer", cfg.oidcIssuer != ""},
 		} {
 			if s.set {
 				cfg.httpNotes = append(cfg.httpNotes, s.name)
@@ -51,12 +53,17 @@ func parseHTTP(cfg *config) error {
 	if cfg.tokens, err = loadTokens(cfg.authTokenFile, cfg.authTokens); err != nil {
 		return err
 	}
+	if err := parseOIDC(cfg, host); err != nil {
+		return err
+	}
 	switch {
 	case len(cfg.tokens) > 0 && cfg.insecureNoAuth:
 		return usagef("--insecure-no-auth and bearer tokens contradict each other: drop one")
-	case len(cfg.tokens) == 0 && !cfg.insecureNoAuth && !transport.IsLoopback(host):
+	case cfg.auth == "tokens" && len(cfg.tokens) == 0:
+		return usagef("--auth tokens needs tokens: give --auth-token-file or SQLMCP_AUTH_TOKENS")
+	case len(cfg.tokens) == 0 && cfg.oidc == nil && !cfg.insecureNoAuth && !transport.IsLoopback(host):
 		return usagef("--http %s is reachable from other machines and no bearer token is set: give --auth-token-file or SQLMCP_AUTH_TOKENS, "+
-			"bind 127.0.0.1, or pass --insecure-no-auth if something in front of sqlmcp authenticates", cfg.http)
+			"or --auth oidc with --oidc-issuer, bind 127.0.0.1, or pass --insecure-no-auth if something in front of sqlmcp authenticates", cfg.http)
 	}
 	for _, o := range splitList(cfg.allowedOrigins) {
 		n, ok := transport.ParseOrigin(o)
@@ -75,9 +82,47 @@ func parseHTTP(cfg *config) error {
 	return nil
 }
 
+// parseOIDC checks the --auth oidc settings and works out cfg.oidc;
+// without --auth oidc it refuses the settings that need it.
+func parseOIDC(cfg *config, host string) error {
+	if cfg.publicURL != "" {
+		if _, err := transport.ParsePublicURL(cfg.publicURL); err != nil {
+			return usagef("--public-url: %v", err)
+		}
+	}
+	switch cfg.auth {
+	case "", "tokens":
+		if cfg.oidcIssuer != "" || cfg.oidcAudience != "" || cfg.oidcScopes != "" || cfg.oidcIntrospection != "" {
+			return usagef("the --oidc-* settings need --auth oidc")
+		}
+		return nil
+	case "oidc":
+	default:
+		return usagef("--auth %q: use tokens (the listed bearer tokens) or oidc (access tokens from --oidc-issuer)", cfg.auth)
+	}
+	switch ip, err := netip.ParseAddr(host); {
+	case len(cfg.tokens) > 0:
+		return usagef("--auth oidc and listed bearer tokens (--auth-token-file, SQLMCP_AUTH_TOKENS) exclude each other: a shared token would bypass the issuer; drop the tokens")
+	case cfg.insecureNoAuth:
+		return usagef("--auth oidc and --insecure-no-auth contradict each other: drop one")
+	case cfg.oidcIssuer == "":
+		return usagef("--auth oidc needs --oidc-issuer, the issuer's URL, like https://login.example.com/realms/main")
+	case cfg.publicURL == "" && (host == "" || err == nil && ip.IsUnspecified()):
+		return usagef("--auth oidc on --http %s needs --public-url, the URL clients reach this server at: tokens are issued for it", cfg.http)
+	case cfg.oidcIntrospection != "" && (cfg.oidcClientID == "" || cfg.oidcClientSecret == ""):
+		return usagef("--oidc-introspection-url needs SQLMCP_OIDC_CLIENT_ID and SQLMCP_OIDC_CLIENT_SECRET, the client this server introspects as")
+	}
+	cfg.oidc = &transport.OIDCOptions{
+		Issuer: cfg.oidcIssuer, Audiences: splitList(cfg.oidcAudience), Algorithms: splitList(cfg.oidcAlgorithms),
+		Scopes: splitList(cfg.oidcScopes), IntrospectionURL: cfg.oidcIntrospection,
+		ClientID: cfg.oidcClientID, ClientSecret: cfg.oidcClientSecret,
+	}
+	return nil
+}
+
 // loadTokens reads the bearer tokens from file (one per line, blank lines
-// and # comments skipped) and list (comma-separated), refusing short ones
-// and a file that holds none.
+// and # comments skipped) and list (comma-separated), each TOKEN or
+// NAME: TOKEN, refusing short ones and a file that holds none.
 func loadTokens(file, list string) ([]string, error) {
 	var tokens []string
 	if file != "" {
@@ -96,7 +141,7 @@ func loadTokens(file, list string) ([]string, error) {
 	}
 	tokens = append(tokens, splitList(list)...)
 	for _, t := range tokens {
-		if err := transport.CheckToken(t); err != nil {
+		if _, _, err := transport.ParseToken(t); err != nil {
 			return nil, usageError{err}
 		}
 	}
@@ -125,7 +170,7 @@ func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (st
 		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	err := transport.HTTP(ctx, srv, &transport.HTTPOptions{
-		Addr: cfg.http, Tokens: cfg.tokens, Hosts: cfg.hosts, Origins: cfg.origins, TLS: tlsConfig,
+		Addr: cfg.http, Tokens: cfg.tokens, OIDC: cfg.oidc, PublicURL: cfg.publicURL, Hosts: cfg.hosts, Origins: cfg.origins, TLS: tlsConfig,
 		MaxBodyBytes: cfg.maxBodyBytes, ShutdownGrace: cfg.shutdownGrace,
 		Ready: readiness(ready, log), Logger: log, Start: start,
 	})

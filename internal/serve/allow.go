@@ -37,6 +37,43 @@ func CheckToken(token string) error {
 	return nil
 }
 
+// ParseToken reads one listed token as a token file writes it: "TOKEN",
+// or "NAME: TOKEN" to give the caller bearing it a name (the Subject of
+// its identity): letters, digits and . _ @ + -, at most 64 of them. The
+// token is checked by CheckToken. Errors never hold the token's text.
+func ParseToken(line string) (name, token string, err error) {
+	f := strings.Fields(line)
+	switch {
+	case len(f) == 1:
+		return "", f[0], CheckToken(f[0])
+	case len(f) == 2 && strings.HasSuffix(f[0], ":"):
+		name = strings.TrimSuffix(f[0], ":")
+		if !tokenName(name) {
+			return "", "", fmt.Errorf("bearer token %s (fingerprint): the name %q is not one word of letters, digits and . _ @ + - (at most 64)", Fingerprint(f[1]), cut(name, 70))
+		}
+		return name, f[1], CheckToken(f[1])
+	}
+	return "", "", fmt.Errorf("a listed bearer token holds a space, or its name lacks the colon: write TOKEN or NAME: TOKEN (%d words found)", len(f))
+}
+
+func tokenName(s string) bool {
+	return s != "" && len(s) <= 64 && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@+-", r))
+	})
+}
+
+// ParsePublicURL reads the URL clients reach the server at: http or https,
+// a host, an optional port, and no path but "/" or "/mcp". It returns it
+// as scheme://host[:port], the scheme and host lowercased.
+func ParsePublicURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || (u.Path != "" && u.Path != "/" && u.Path != "/mcp") {
+		return "", fmt.Errorf("public URL %q is not like https://sqlmcp.example.com (scheme, host, optional port; /mcp is added)", s)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
+}
+
 // ParseOrigin turns a browser origin into scheme://host:port, lowercased,
 // with the port explicit; ok is false for anything but an http or https
 // origin without a path, query or user.

@@ -14,12 +14,17 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
+
+	"github.com/sqlmcp/sqlmcp/identity"
 )
 
 // HTTP timeouts that are not worth an option.
@@ -39,9 +44,21 @@ const DefaultMaxBodyBytes = 1 << 20
 type HTTPOptions struct {
 	// Addr is the host:port to listen on. Default "127.0.0.1:8080".
 	Addr string
-	// Tokens are the bearer tokens /mcp accepts (each checked by
-	// CheckToken); none means no authentication.
+	// Tokens are the bearer tokens /mcp accepts, each "TOKEN" or
+	// "NAME: TOKEN" as ParseToken reads them (NAME becomes the caller's
+	// identity.Identity.Subject); none, and no OIDC, means no
+	// authentication.
 	Tokens []string
+	// OIDC, when set, makes /mcp accept only access tokens its issuer
+	// signed for this server, and serves the protected resource metadata
+	// that leads clients to the issuer. It excludes Tokens.
+	OIDC *OIDCOptions
+	// PublicURL is the URL clients reach this server at, scheme://host
+	// with an optional port and no path: the resource identifier of OIDC
+	// mode is PublicURL/mcp. Empty means one made of Addr (with the port
+	// listened on) and TLS, which serves only clients on this machine
+	// unless Addr names the host they use.
+	PublicURL string
 	// Hosts are Host header values allowed besides loopback and the bind
 	// address: a name (any port), name:port, or "*" for any.
 	Hosts []string
@@ -68,20 +85,22 @@ type HTTPOptions struct {
 }
 
 // token is a bearer token as HTTP keeps it: its SHA-256 digest, never the
-// text.
+// text, and the name it was given.
 type token struct {
 	digest      [sha256.Size]byte
 	fingerprint string
+	name        string
 }
 
-func newToken(s string) token {
-	return token{digest: sha256.Sum256([]byte(s)), fingerprint: Fingerprint(s)}
+func newToken(name, s string) token {
+	return token{digest: sha256.Sum256([]byte(s)), fingerprint: Fingerprint(s), name: name}
 }
 
 // httpServer serves one shared *mcp.Server over streamable HTTP.
 type httpServer struct {
 	log      zerolog.Logger
 	tokens   []token
+	oidc     *oidcAuth // nil unless OIDC mode
 	allow    *allowlist
 	maxBody  int64
 	ready    func(context.Context) (string, error)
@@ -95,8 +114,10 @@ type requestKey struct{}
 // log. The MCP middleware sets method and tool from the handler's
 // goroutine, hence the mutex.
 type requestInfo struct {
-	auth        string // "missing" or "invalid" when refused
-	fingerprint string // of the accepted token
+	auth        string // "missing", "invalid" or "unavailable" when refused
+	authError   string // why, when refused
+	subject     string // of the accepted caller
+	fingerprint string // of the accepted listed token
 
 	mu        sync.Mutex
 	mcpMethod string
@@ -135,8 +156,9 @@ func (i *requestInfo) end() {
 // opts.Addr until ctx ends; then it shuts down gracefully: no new
 // connections, calls in flight get opts.ShutdownGrace to finish, then are
 // cancelled (stopping their queries). It returns nil after a shutdown, an
-// error wrapping a *net.OpError when it cannot listen, and an error for a
-// token, host or origin that is not valid.
+// error wrapping a *net.OpError when it cannot listen, an error for a
+// token, host, origin or public URL that is not valid, and in OIDC mode an
+// error when the issuer's discovery document or keys cannot be read.
 //
 // Every request is served statelessly by srv, so any protocol revision
 // works and replicas behind a load balancer need no sticky sessions. HTTP
@@ -153,13 +175,22 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	for _, t := range opts.Tokens {
-		if err := CheckToken(t); err != nil {
+	for _, line := range opts.Tokens {
+		name, t, err := ParseToken(line)
+		if err != nil {
 			return err
 		}
-		if tk := newToken(t); !containsToken(s.tokens, tk) {
-			s.tokens = append(s.tokens, tk)
+		tk := newToken(name, t)
+		if i := slices.IndexFunc(s.tokens, func(u token) bool { return u.digest == tk.digest }); i >= 0 {
+			if s.tokens[i].name != name {
+				return fmt.Errorf("bearer token %s (fingerprint) is given twice with different names", tk.fingerprint)
+			}
+			continue
 		}
+		s.tokens = append(s.tokens, tk)
+	}
+	if opts.OIDC != nil && len(s.tokens) > 0 {
+		return errors.New("OpenID Connect and listed bearer tokens exclude each other: give one")
 	}
 	var hosts, origins []string
 	for _, h := range opts.Hosts {
@@ -177,6 +208,18 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		origins = append(origins, n)
 	}
 
+	if opts.PublicURL != "" {
+		// Clients reaching the server by its public URL send its host,
+		// and browsers its origin.
+		base, err := ParsePublicURL(opts.PublicURL)
+		if err != nil {
+			return err
+		}
+		u, _ := url.Parse(base)
+		origin, _ := ParseOrigin(base)
+		hosts, origins = append(hosts, strings.ToLower(u.Hostname())), append(origins, origin)
+	}
+
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
@@ -184,6 +227,35 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	bindHost, _, _ := net.SplitHostPort(addr)
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	s.allow = newAllowlist(bindHost, port, opts.TLS != nil, hosts, origins)
+	scheme := "http"
+	if opts.TLS != nil {
+		scheme = "https"
+	}
+	// The address as the operator wrote it, with the port chosen: for
+	// 0.0.0.0 the listener says [::], which is not what was asked for.
+	shown := net.JoinHostPort(bindHost, port)
+	if bindHost == "" {
+		shown = net.JoinHostPort("0.0.0.0", port)
+	}
+	publicURL, derived := opts.PublicURL, opts.PublicURL == ""
+	if derived {
+		publicURL = scheme + "://" + shown
+	}
+	base, _ := ParsePublicURL(publicURL)
+	if opts.OIDC != nil {
+		s.oidc, err = newOIDC(ctx, opts.OIDC, base+"/mcp", func(n int, err error) {
+			if err != nil {
+				s.log.Warn().Str("event", "oidc_keys").Str("error", err.Error()).Send()
+				return
+			}
+			s.log.Debug().Str("event", "oidc_keys").Int("keys", n).Send()
+		})
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("OpenID Connect: %w", err)
+		}
+		s.oidc.metaURL = base + metadataPath(s.oidc.resource)
+	}
 	srv.AddReceivingMiddleware(s.mcpMiddleware)
 
 	sdkLog := s.log
@@ -204,6 +276,13 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(quickPOST(srv, mcpHandler)))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
+	if s.oidc != nil {
+		// Public, and asked for by browsers from any origin: the Host check
+		// only, and the SDK's handler answers CORS itself.
+		meta := s.hostOnly(auth.ProtectedResourceMetadataHandler(s.oidc.metadata()))
+		mux.Handle("/.well-known/oauth-protected-resource", meta)
+		mux.Handle(metadataPath(s.oidc.resource), meta)
+	}
 
 	// Requests live in baseCtx, not ctx: ctx ending starts the shutdown,
 	// and baseCtx is cancelled only when the grace is over.
@@ -222,26 +301,27 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	if start == nil {
 		start = func() *zerolog.Event { return s.log.Info().Str("event", "start") }
 	}
-	scheme := "http"
-	if opts.TLS != nil {
-		scheme = "https"
-	}
-	// The address as the operator wrote it, with the port chosen: for
-	// 0.0.0.0 the listener says [::], which is not what was asked for.
-	shown := net.JoinHostPort(bindHost, port)
-	if bindHost == "" {
-		shown = net.JoinHostPort("0.0.0.0", port)
-	}
 	allowedHosts, allowedOrigins := s.allow.sorted()
 	fingerprints := make([]string, len(s.tokens))
 	for i, t := range s.tokens {
 		fingerprints[i] = t.fingerprint
 	}
-	start().Str("transport", "http").Str("address", shown).Str("url", scheme+"://"+shown+"/mcp").
-		Bool("auth", len(s.tokens) > 0).Int("tokens", len(s.tokens)).Strs("token_fingerprints", fingerprints).
-		Bool("tls", opts.TLS != nil).Strs("allowed_hosts", allowedHosts).Strs("allowed_origins", allowedOrigins).
+	ev := start().Str("transport", "http").Str("address", shown).Str("url", scheme+"://"+shown+"/mcp").
+		Bool("auth", len(s.tokens) > 0 || s.oidc != nil)
+	if s.oidc != nil {
+		ev = ev.Str("auth_mode", "oidc").Str("oidc_issuer", s.oidc.issuer).Str("resource", s.oidc.resource).
+			Bool("resource_derived", derived).Strs("oidc_audiences", s.oidc.audiences).Str("oidc_algorithms", s.oidc.algNames()).
+			Str("resource_metadata", s.oidc.metaURL).Bool("oidc_introspection", s.oidc.introspect != nil)
+	} else {
+		ev = ev.Int("tokens", len(s.tokens)).Strs("token_fingerprints", fingerprints)
+	}
+	ev.Bool("tls", opts.TLS != nil).Strs("allowed_hosts", allowedHosts).Strs("allowed_origins", allowedOrigins).
 		Int64("max_body_bytes", s.maxBody).Float64("shutdown_grace_ms", ms(opts.ShutdownGrace)).Send()
-	if len(s.tokens) == 0 && !IsLoopback(bindHost) {
+	if derived && s.oidc != nil && !IsLoopback(bindHost) {
+		s.log.Warn().Str("event", "resource_derived").Str("resource", s.oidc.resource).
+			Msg("the resource identifier is made of --http; clients reaching this server by another name need --public-url, and tokens must name that URL as their audience")
+	}
+	if len(s.tokens) == 0 && s.oidc == nil && !IsLoopback(bindHost) {
 		s.log.Warn().Str("event", "insecure_no_auth").Str("address", shown).
 			Msg("INSECURE: serving a non-loopback address WITHOUT AUTHENTICATION: anyone who can reach it can read the database")
 	}
@@ -285,15 +365,6 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	return nil
 }
 
-func containsToken(ts []token, t token) bool {
-	for _, u := range ts {
-		if u.digest == t.digest {
-			return true
-		}
-	}
-	return false
-}
-
 // accessLog logs one event per request, after it, and counts the requests
 // in flight.
 func (s *httpServer) accessLog(next http.Handler) http.Handler {
@@ -334,11 +405,17 @@ func (s *httpServer) accessLog(next http.Handler) http.Handler {
 		if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
 			e = e.Str("protocol", cut(v, 20))
 		}
+		if info.subject != "" {
+			e = e.Str("subject", cut(info.subject, 200))
+		}
 		if info.fingerprint != "" {
 			e = e.Str("token_fingerprint", info.fingerprint)
 		}
 		if info.auth != "" {
 			e = e.Str("auth", info.auth)
+		}
+		if info.authError != "" {
+			e = e.Str("auth_error", info.authError)
 		}
 		e.Send()
 	})
@@ -381,11 +458,12 @@ func (s *httpServer) protect(next http.Handler) http.Handler {
 	})
 }
 
-// authenticate lets through requests bearing one of the tokens, compared
-// in constant time over their digests so neither content nor length leaks.
-// With no tokens it lets everything through.
+// authenticate lets through requests bearing one of the tokens, or in
+// OIDC mode a valid access token, with the caller's identity in the
+// request's context (identity.With). With neither it lets everything
+// through, with no identity.
 func (s *httpServer) authenticate(next http.Handler) http.Handler {
-	if len(s.tokens) == 0 {
+	if len(s.tokens) == 0 && s.oidc == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -393,28 +471,110 @@ func (s *httpServer) authenticate(next http.Handler) http.Handler {
 		if info == nil {
 			info = &requestInfo{}
 		}
-		scheme, tok, found := strings.Cut(r.Header.Get("Authorization"), " ")
-		tok = strings.TrimSpace(tok)
-		if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" {
-			info.auth = "missing"
-			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlmcp"`)
-			http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
-			return
+		var id identity.Identity
+		var err error
+		if s.oidc != nil {
+			id, err = s.checkOIDC(r)
+		} else {
+			id, err = s.checkListed(r)
 		}
-		d := sha256.Sum256([]byte(tok))
-		match := -1
-		for i := range s.tokens {
-			if subtle.ConstantTimeCompare(d[:], s.tokens[i].digest[:]) == 1 {
-				match = i
+		if err != nil {
+			f, ok := err.(*authFailure)
+			if !ok {
+				f = refuse("the token is not valid")
 			}
-		}
-		if match < 0 {
-			info.auth = "invalid"
-			w.Header().Set("WWW-Authenticate", `Bearer realm="sqlmcp", error="invalid_token"`)
-			http.Error(w, "unauthorized: the bearer token is not valid", http.StatusUnauthorized)
+			info.auth, info.authError = "invalid", f.reason
+			switch {
+			case f.missing:
+				info.auth, info.authError = "missing", ""
+			case f.unavailable:
+				info.auth = "unavailable"
+				s.log.Warn().Str("event", "auth_unavailable").Str("error", fmt.Sprint(f.cause)).Send()
+				http.Error(w, "unavailable: "+f.reason+"; try again shortly", http.StatusServiceUnavailable)
+				return
+			}
+			if s.oidc != nil {
+				w.Header().Set("WWW-Authenticate", s.oidc.challenge(f))
+			} else if f.missing {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="sqlmcp"`)
+			} else {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="sqlmcp", error="invalid_token"`)
+			}
+			if f.missing {
+				http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+			} else {
+				http.Error(w, "unauthorized: "+f.reason, http.StatusUnauthorized)
+			}
 			return
 		}
-		info.fingerprint = s.tokens[match].fingerprint
+		info.subject, info.fingerprint = id.Subject, id.Fingerprint
+		next.ServeHTTP(w, r.WithContext(identity.With(r.Context(), id)))
+	})
+}
+
+// bearer returns the request's bearer token, or an *authFailure for none
+// (missing) or a header that is not one Authorization: Bearer of at most
+// limit bytes (0 for no limit).
+func bearer(r *http.Request, limit int) (string, error) {
+	vals := r.Header.Values("Authorization")
+	if len(vals) == 0 {
+		return "", &authFailure{missing: true}
+	}
+	if len(vals) > 1 {
+		return "", refuse("send one Authorization header, not %d", len(vals))
+	}
+	if limit > 0 && len(vals[0]) > limit {
+		return "", refuse("the Authorization header is longer than %d bytes", limit)
+	}
+	scheme, tok, found := strings.Cut(vals[0], " ")
+	tok = strings.TrimSpace(tok)
+	if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return "", &authFailure{missing: true}
+	}
+	return tok, nil
+}
+
+// checkListed accepts one of the tokens, compared in constant time over
+// their digests so neither content nor length leaks.
+func (s *httpServer) checkListed(r *http.Request) (identity.Identity, error) {
+	tok, err := bearer(r, 0)
+	if err != nil {
+		if f := err.(*authFailure); !f.missing {
+			f.reason = "the bearer token is not valid"
+		}
+		return identity.Identity{}, err
+	}
+	d := sha256.Sum256([]byte(tok))
+	match := -1
+	for i := range s.tokens {
+		if subtle.ConstantTimeCompare(d[:], s.tokens[i].digest[:]) == 1 {
+			match = i
+		}
+	}
+	if match < 0 {
+		return identity.Identity{}, refuse("the bearer token is not valid")
+	}
+	return identity.Identity{Subject: s.tokens[match].name, Fingerprint: s.tokens[match].fingerprint}, nil
+}
+
+// checkOIDC accepts an access token the issuer signed for this server
+// (or, with introspection, one the issuer says is active for it).
+func (s *httpServer) checkOIDC(r *http.Request) (identity.Identity, error) {
+	tok, err := bearer(r, MaxAuthorizationBytes)
+	if err != nil {
+		return identity.Identity{}, err
+	}
+	return s.oidc.verify(r.Context(), tok)
+}
+
+// hostOnly answers only requests whose Host is on the allowlist, whatever
+// their Origin.
+func (s *httpServer) hostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.allow.hostAllowed(r.Host) {
+			http.Error(w, fmt.Sprintf("forbidden: Host %q is not allowed (see --allowed-hosts)", cut(r.Host, 100)), http.StatusForbidden)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }
