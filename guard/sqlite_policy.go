@@ -125,7 +125,7 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	lx := lexSQLite(sql)
 	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
 		name = strings.TrimPrefix(name, "main.")
-		return sqliteNoTable(lx.written(name))
+		return noTable(lx.written(name))
 	}
 	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
 		qualifier := ""
@@ -141,6 +141,13 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 // returns the masked result columns.
 func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error) {
 	lx := lexSQLite(sql)
+	if len(lx.toks) > 0 && lx.toks[0].kind == 'w' && strings.EqualFold(lx.toks[0].text, "explain") {
+		// The plan names the tables a view reads.
+		return nil, &Error{
+			Reason: "EXPLAIN is not allowed on this database, whose tables and columns are restricted",
+			Hint:   "Send the query itself",
+		}
+	}
 	honored := map[string]bool{} // view contexts whose reads p vouches for
 	vouches := func(inner string) bool {
 		key := fold(inner)
@@ -156,12 +163,23 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 	// relation it may not read, whatever its body reads.
 	for _, r := range g.reads {
 		if r.inner != "" && !lx.ctes[fold(r.inner)] && lx.words[fold(r.inner)] && !vouches(r.inner) {
-			return nil, sqliteNoTable(lx.written(r.inner))
+			return nil, noTable(lx.written(r.inner))
 		}
 	}
 	maskedReads := map[[2]string]int{}
 	maskedName := map[[2]string][2]string{}
+	// A materialized CTE read for its rows only is judged last, so that
+	// what its body reads is refused in its own words first.
+	reads := make([]sqliteRead, 0, len(g.reads))
+	var rowsOnly []sqliteRead
 	for _, r := range g.reads {
+		if r.column == "" && r.database == "" && lx.ctes[fold(r.table)] {
+			rowsOnly = append(rowsOnly, r)
+		} else {
+			reads = append(reads, r)
+		}
+	}
+	for _, r := range append(reads, rowsOnly...) {
 		direct := r.inner == "" || lx.ctes[fold(r.inner)]
 		if !direct && vouches(r.inner) {
 			continue
@@ -227,7 +245,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 			if !ok {
 				name = key
 			}
-			return nil, sqliteMaskedUse(name[0], name[1])
+			return nil, maskedError(MaskedColumn{Table: name[0], Column: name[1]})
 		}
 	}
 	return cols, nil
@@ -280,11 +298,11 @@ func (g *SQLite) readRefusal(r sqliteRead, named bool, lx sqliteLex) *Error {
 	rel, ok := g.policy.Relation("", r.table)
 	low := fold(r.table)
 	if !ok || r.column == "" || r.database != "" && r.database != "main" || strings.HasPrefix(low, "sqlite_") || strings.HasPrefix(low, "pragma_") {
-		return sqliteNoTable(lx.written(r.table))
+		return noTable(lx.written(r.table))
 	}
 	if !lx.words[fold(r.column)] {
 		return &Error{
-			Reason: fmt.Sprintf("* reads every column of %s, and not all of them may be read", lx.written(rel.Name)),
+			Reason: fmt.Sprintf("%s.* would read columns of %s that you may not read", lx.written(rel.Name), lx.written(rel.Name)),
 			Hint:   "Name the columns instead: " + readableColumns(rel),
 		}
 	}
@@ -396,29 +414,12 @@ func readableColumns(rel PolicyRelation) string {
 	return strings.Join(names, ", ")
 }
 
-// sqliteNoTable refuses a relation the policy does not return, in the
-// words used for one that does not exist.
-func sqliteNoTable(name string) *Error {
-	return &Error{
-		Reason: fmt.Sprintf("no table named %s that you may read", name),
-		Hint:   "list_tables shows the tables you may read",
-	}
-}
-
-// sqliteMaskedUse refuses a masked column used for more than returning it.
-func sqliteMaskedUse(table, column string) *Error {
-	return &Error{
-		Reason: fmt.Sprintf("the column %s of %s is masked: it can be returned only as it is (SELECT %s FROM %s), not computed on, compared, sorted or grouped", column, table, column, table),
-		Hint:   fmt.Sprintf("Return %s bare, as a column of the result, and compute on the other columns", column),
-	}
-}
-
 // sqliteUnresolved refuses a statement the resolver could not read when it
 // had to: one with a masked column, or with USING or NATURAL JOIN.
 func sqliteUnresolved(masked map[[2]string][2]string) *Error {
 	if keys := sortedKeys(nil, keysOf(masked)); len(keys) > 0 {
 		name := masked[keys[0]]
-		return sqliteMaskedUse(name[0], name[1])
+		return maskedError(MaskedColumn{Table: name[0], Column: name[1]})
 	}
 	return &Error{
 		Reason: "this JOIN ... USING or NATURAL JOIN cannot be checked against this database's column policy",
@@ -557,6 +558,13 @@ func lexSQLite(sql string) sqliteLex {
 		if _, ok := lx.spelled[fold(t.text)]; !ok {
 			lx.spelled[fold(t.text)] = t.text
 		}
+		// SQLite reports a read of sqlite_schema as one of its old name.
+		if old, ok := sqliteSchemaNames[fold(t.text)]; ok {
+			lx.words[old] = true
+			if _, ok := lx.spelled[old]; !ok {
+				lx.spelled[old] = t.text
+			}
+		}
 		if word(i, "using") || word(i, "natural") {
 			lx.joinUsing = true
 		}
@@ -588,6 +596,12 @@ func lexSQLite(sql string) sqliteLex {
 		}
 	}
 	return lx
+}
+
+// sqliteSchemaNames are the schema table's names and the name SQLite
+// reports reads of it under.
+var sqliteSchemaNames = map[string]string{
+	"sqlite_schema": "sqlite_master", "sqlite_temp_schema": "sqlite_temp_master",
 }
 
 // wordByte reports whether c may be part of a bare word: SQLite takes any

@@ -1,0 +1,385 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// policySchema is a database with a denied table (secrets), a denied
+// column (users.password), a masked one (users.email) and views over them.
+const policySchema = `
+CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT, password TEXT);
+CREATE INDEX users_name ON users (name);
+CREATE TABLE orders (id INTEGER PRIMARY KEY AUTOINCREMENT, user_id INT, total REAL);
+CREATE TABLE secrets (k TEXT, v TEXT);
+CREATE TABLE notes (body TEXT);
+INSERT INTO users VALUES (1, 'ann', 'ann@example.com', 'pw-ann-0xdead'), (2, 'bob', 'bob@example.com', 'pw-bob-0xbeef');
+INSERT INTO orders (user_id, total) VALUES (1, 10.5), (2, 20), (1, 7);
+INSERT INTO secrets VALUES ('launch', 'code-4242-secret');
+INSERT INTO notes VALUES ('hello');
+CREATE VIEW user_names AS SELECT id, name FROM users;
+CREATE VIEW user_passwords AS SELECT id, password FROM users;
+CREATE VIEW secret_count AS SELECT count(*) AS n FROM secrets;
+CREATE VIEW names_via_passwords AS SELECT id FROM user_passwords;
+CREATE VIEW names_of_names AS SELECT name FROM user_names;
+CREATE VIEW password_lengths AS SELECT name, length(password) AS len FROM users;
+CREATE VIEW user_emails AS SELECT id, email FROM users;
+CREATE VIEW order_totals AS SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id;
+ANALYZE;
+`
+
+// policy is a PolicyCatalog for tests: the relations a query may read, by
+// folded name.
+type policy map[string]guard.PolicyRelation
+
+func (p policy) Relation(schema, name string) (guard.PolicyRelation, bool) {
+	if schema != "" {
+		return guard.PolicyRelation{}, false
+	}
+	r, ok := p[strings.ToLower(name)]
+	return r, ok
+}
+
+// relation is a PolicyRelation with every column Allowed but those listed.
+func relation(name string, cols []string, access map[string]guard.Access) guard.PolicyRelation {
+	r := guard.PolicyRelation{Name: name}
+	for _, c := range cols {
+		r.Columns = append(r.Columns, guard.PolicyColumn{Name: c, Access: access[c]})
+	}
+	return r
+}
+
+// testPolicy denies secrets and users.password, masks users.email, and
+// lets queries read the views whose reads are harmless (user_names,
+// names_of_names, order_totals) and one the operator allowed explicitly
+// (password_lengths); user_passwords, secret_count, names_via_passwords
+// and user_emails it does not return.
+var testPolicy = policy{
+	"users":            relation("users", []string{"id", "name", "email", "password"}, map[string]guard.Access{"email": guard.Masked, "password": guard.Denied}),
+	"orders":           relation("orders", []string{"id", "user_id", "total"}, nil),
+	"notes":            relation("notes", []string{"body"}, nil),
+	"user_names":       relation("user_names", []string{"id", "name"}, nil),
+	"names_of_names":   relation("names_of_names", []string{"name"}, nil),
+	"order_totals":     relation("order_totals", []string{"name", "total"}, nil),
+	"password_lengths": relation("password_lengths", []string{"name", "len"}, nil),
+}
+
+// policyFile builds policySchema into a new file and returns its path.
+func policyFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "policy.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec(policySchema); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// openPolicy opens path through source with testPolicy set.
+func openPolicy(t *testing.T, path string) *source.DB {
+	t.Helper()
+	db := dbtest.Open(t, path, nil)
+	pe, ok := db.Backend().(source.PolicyEnforcer)
+	if !ok {
+		t.Fatal("the SQLite backend is no source.PolicyEnforcer")
+	}
+	pe.SetPolicy(testPolicy)
+	return db
+}
+
+// secretValues are values no refused query may show, in its result or its
+// error.
+var secretValues = []string{"pw-ann", "pw-bob", "0xdead", "0xbeef", "code-4242", "launch"}
+
+// TestPolicyRefuses tries every route to a denied table or column, and
+// every use of a masked column other than returning it, through
+// source.DB.Query: each is refused with a *guard.Error in the words the
+// policy's refusals use, and no denied value shows.
+func TestPolicyRefuses(t *testing.T) {
+	path := policyFile(t)
+	before := dbtest.Fingerprint(t, path)
+	db := openPolicy(t, path)
+	noPassword := "no column named password that you may read in users"
+	noSecrets := "no table named secrets that you may read"
+	star := "users.* would read columns of users that you may not read"
+	masked := "the column email of users is masked"
+	cases := []struct{ name, sql, want string }{
+		// The denied column, named.
+		{"bare", "SELECT password FROM users", noPassword},
+		{"qualified", "SELECT u.password FROM users u", noPassword},
+		{"other case", "SELECT PassWord FROM Users", "no column named PassWord that you may read in Users"},
+		{"quoted", `SELECT "password" FROM "users"`, noPassword},
+		{"main qualified", "SELECT main.users.password FROM main.users", noPassword},
+		{"where", "SELECT id FROM users WHERE password = 'x'", noPassword},
+		{"where like", "SELECT id FROM users WHERE password LIKE 'pw-a%'", noPassword},
+		{"order by", "SELECT id FROM users ORDER BY password", noPassword},
+		{"order by collate", "SELECT id FROM users ORDER BY password COLLATE NOCASE", noPassword},
+		{"group by", "SELECT count(*) FROM users GROUP BY password", noPassword},
+		{"having", "SELECT id FROM users GROUP BY id HAVING max(password) > ''", noPassword},
+		{"join on", "SELECT o.id FROM orders o JOIN users u ON length(u.password) = o.id", noPassword},
+		{"function", "SELECT length(password) FROM users", noPassword},
+		{"case", "SELECT CASE WHEN password > 'p' THEN 1 END FROM users", noPassword},
+		{"cast", "SELECT CAST(password AS BLOB) FROM users", noPassword},
+		{"row value", "SELECT (id, password) = (1, 'x') FROM users", noPassword},
+		{"window", "SELECT row_number() OVER (PARTITION BY password) FROM users", noPassword},
+		{"aggregate order by", "SELECT group_concat(name ORDER BY password) FROM users", noPassword},
+		{"filter", "SELECT count(*) FILTER (WHERE password > 'a') FROM users", noPassword},
+		{"scalar subquery", "SELECT (SELECT password FROM users LIMIT 1)", noPassword},
+		{"in subquery", "SELECT id FROM users WHERE id IN (SELECT length(password) FROM users)", noPassword},
+		{"exists", "SELECT 1 WHERE EXISTS (SELECT 1 FROM users WHERE password = 'x')", noPassword},
+		{"correlated", "SELECT (SELECT u.password FROM users u WHERE u.id = o.user_id) FROM orders o", noPassword},
+		{"from subquery", "SELECT p FROM (SELECT password AS p FROM users)", noPassword},
+		{"cte", "WITH c AS (SELECT password FROM users) SELECT * FROM c", noPassword},
+		{"recursive cte", "WITH RECURSIVE c(n, p) AS (SELECT 1, (SELECT password FROM users LIMIT 1) UNION ALL SELECT n + 1, p FROM c WHERE n < 2) SELECT n FROM c", noPassword},
+		{"cte named as an allowed view", "WITH user_names AS (SELECT id, password AS name FROM users) SELECT name FROM user_names", noPassword},
+		{"quoted cte named as an allowed view", `WITH "USER_NAMES" (id, name) AS MATERIALIZED (SELECT id, password FROM users) SELECT name FROM user_names`, noPassword},
+		{"cte named as an allowed table", "WITH orders AS (SELECT password AS total FROM users) SELECT total FROM orders", noPassword},
+		{"union", "SELECT name FROM users UNION SELECT password FROM users", noPassword},
+		{"union all", "SELECT 1 UNION ALL SELECT password FROM users", noPassword},
+		{"limit", "SELECT id FROM orders LIMIT (SELECT length(password) FROM users LIMIT 1)", "no column named password that you may read"},
+		{"json_each", "SELECT value FROM users, json_each(json_array(users.password))", noPassword},
+		{"rowid side", "SELECT name FROM users WHERE rowid IN (SELECT rowid FROM users WHERE password LIKE 'p%')", noPassword},
+		// The denied column, through * and joins.
+		{"star", "SELECT * FROM users", star},
+		{"table star", "SELECT u.* FROM users u", star},
+		{"star of a subquery", "SELECT * FROM (SELECT * FROM users)", star},
+		{"star in a cte", "WITH c AS (SELECT * FROM users) SELECT id FROM c", star},
+		{"using", "SELECT 1 FROM users a JOIN users b USING (password)", "no column named password that you may read"},
+		{"natural join", "SELECT a.id FROM users a NATURAL JOIN users b", "NATURAL JOIN cannot be checked"},
+		{"natural join of another table", "SELECT 1 FROM users NATURAL JOIN orders", "NATURAL JOIN cannot be checked"},
+		// The denied table.
+		{"table", "SELECT * FROM secrets", noSecrets},
+		{"table column", "SELECT v FROM secrets", noSecrets},
+		{"table count", "SELECT count(*) FROM secrets", noSecrets},
+		{"table one", "SELECT 1 FROM secrets", noSecrets},
+		{"table other case", "SELECT k FROM SECRETS", "no table named SECRETS that you may read"},
+		{"table main qualified", "SELECT k FROM main.secrets", noSecrets},
+		{"table exists", "SELECT name FROM users WHERE EXISTS (SELECT 1 FROM secrets)", noSecrets},
+		{"table in", "SELECT name FROM users WHERE name IN (SELECT k FROM secrets)", noSecrets},
+		{"table limit", "SELECT name FROM users LIMIT (SELECT count(*) FROM secrets)", noSecrets},
+		{"table cte", "WITH s AS (SELECT 1 FROM secrets) SELECT count(*) FROM s", noSecrets},
+		{"table materialized cte", "WITH s AS MATERIALIZED (SELECT 1 FROM secrets) SELECT count(*) FROM s", noSecrets},
+		{"cte named as the table", "WITH secrets AS (SELECT 1 AS k) SELECT count(*) FROM main.secrets", noSecrets},
+		{"table join", "SELECT u.name FROM users u JOIN secrets s ON s.k = u.name", noSecrets},
+		{"table union", "SELECT name FROM users UNION SELECT k FROM secrets", noSecrets},
+		// Views that read them.
+		{"view of the column", "SELECT password FROM user_passwords", "no table named user_passwords that you may read"},
+		{"view of the column, star", "SELECT * FROM user_passwords", "no table named user_passwords that you may read"},
+		{"view of the column, count", "SELECT count(*) FROM user_passwords", "no table named user_passwords that you may read"},
+		{"view of the table", "SELECT n FROM secret_count", "no table named secret_count that you may read"},
+		{"view of the table, count", "SELECT count(*) FROM secret_count", "no table named secret_count that you may read"},
+		{"view over a view", "SELECT * FROM names_via_passwords", "no table named names_via_passwords that you may read"},
+		{"view of the masked column", "SELECT email FROM user_emails", "no table named user_emails that you may read"},
+		{"view in a subquery", "SELECT 1 WHERE EXISTS (SELECT 1 FROM user_passwords)", "no table named user_passwords that you may read"},
+		{"view in a cte", "WITH c AS (SELECT id FROM user_passwords) SELECT id FROM c", "no table named user_passwords that you may read"},
+		// Side doors.
+		{"sqlite_schema", "SELECT sql FROM sqlite_schema", "no table named sqlite_schema that you may read"},
+		{"sqlite_master", "SELECT name FROM sqlite_master", "no table named sqlite_master that you may read"},
+		{"main.sqlite_master", "SELECT count(*) FROM main.sqlite_master", "no table named sqlite_master that you may read"},
+		{"sqlite_temp_master", "SELECT name FROM sqlite_temp_master", "no table named sqlite_temp_master that you may read"},
+		{"sqlite_stat1", "SELECT * FROM sqlite_stat1", "no table named sqlite_stat1 that you may read"},
+		{"sqlite_sequence", "SELECT seq FROM sqlite_sequence", "no table named sqlite_sequence that you may read"},
+		{"pragma_table_info", "SELECT name FROM pragma_table_info('secrets')", "no table named pragma_table_info that you may read"},
+		{"pragma_table_xinfo", "SELECT name FROM pragma_table_xinfo('users')", "no table named pragma_table_xinfo that you may read"},
+		{"pragma_table_list", "SELECT name FROM pragma_table_list", "no table named pragma_table_list that you may read"},
+		{"pragma_index_list", "SELECT * FROM pragma_index_list('users')", "no table named pragma_index_list that you may read"},
+		{"pragma_index_info", "SELECT * FROM pragma_index_info('users_name')", "no table named pragma_index_info that you may read"},
+		{"pragma_foreign_key_list", "SELECT * FROM pragma_foreign_key_list('secrets')", "no table named pragma_foreign_key_list that you may read"},
+		{"pragma function in a subquery", "SELECT 1 WHERE EXISTS (SELECT 1 FROM pragma_table_info('secrets'))", "no table named pragma_table_info that you may read"},
+		{"explain", "EXPLAIN SELECT id FROM user_names", "EXPLAIN is not allowed"},
+		{"explain query plan", "EXPLAIN QUERY PLAN SELECT id FROM user_names", "EXPLAIN is not allowed"},
+		// The masked column used for more than returning it.
+		{"masked where", "SELECT email FROM users WHERE email = 'ann@example.com'", masked},
+		{"masked where only", "SELECT id FROM users WHERE email LIKE 'a%'", masked},
+		{"masked function", "SELECT upper(email) FROM users", masked},
+		{"masked count", "SELECT count(email) FROM users", masked},
+		{"masked order by", "SELECT email FROM users ORDER BY email", masked},
+		{"masked order by alias", "SELECT email AS e FROM users ORDER BY e", masked},
+		{"masked order by position", "SELECT email FROM users ORDER BY 1", masked},
+		{"masked group by position", "SELECT email FROM users GROUP BY 1", masked},
+		{"masked distinct", "SELECT DISTINCT email FROM users", masked},
+		{"masked union", "SELECT email FROM users UNION ALL SELECT name FROM users", masked},
+		{"masked join", "SELECT u.id FROM users u JOIN users v ON u.email = v.email", masked},
+		{"masked using", "SELECT 1 FROM users a JOIN users b USING (email)", masked},
+		{"masked collate", "SELECT email COLLATE NOCASE FROM users", masked},
+		{"masked cast", "SELECT CAST(email AS BLOB) FROM users", masked},
+		{"masked in a subquery's where", "SELECT e FROM (SELECT email AS e FROM users WHERE email > 'b')", masked},
+		{"masked json_each", "SELECT value FROM users, json_each(json_array(users.email))", masked},
+		{"masked sqlite syntax", "SELECT email FROM users WHERE email GLOB '*a*'", masked},
+		{"masked bracket quoting", "SELECT [email] FROM [users] WHERE [email] > ''", masked},
+		// What does not exist is worded as what is denied.
+		{"missing table", "SELECT * FROM nosuch", "no table named nosuch that you may read"},
+		{"missing column", "SELECT nosuch FROM users", "no column named nosuch that you may read in users"},
+		{"missing qualified column", "SELECT u.nosuch FROM users u", "no column named nosuch that you may read in users"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := db.Query(t.Context(), c.sql, 0)
+			if err == nil {
+				t.Fatalf("%s: ran, want refused (%q); rows %v", c.sql, c.want, res.Rows)
+			}
+			var ge *guard.Error
+			if !errors.As(err, &ge) {
+				t.Fatalf("%s: %T %v, want a *guard.Error", c.sql, err, err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s:\n got %q\nwant %q", c.sql, err, c.want)
+			}
+			for _, v := range secretValues {
+				if strings.Contains(err.Error(), v) {
+					t.Errorf("%s: the error %q shows %q", c.sql, err, v)
+				}
+			}
+		})
+	}
+	if after := dbtest.Fingerprint(t, path); after != before {
+		t.Error("the database file changed")
+	}
+}
+
+// TestPolicyDenialLooksMissing: a denied table or column and one that does
+// not exist are refused in the same words.
+func TestPolicyDenialLooksMissing(t *testing.T) {
+	db := openPolicy(t, policyFile(t))
+	for _, pair := range [][2]string{
+		{"SELECT * FROM secrets", "SELECT * FROM secretz"},
+		{"SELECT k FROM secrets WHERE v = 1", "SELECT k FROM secretz WHERE v = 1"},
+		{"SELECT password FROM users", "SELECT passwort FROM users"},
+		{"SELECT u.password FROM users u", "SELECT u.passwort FROM users u"},
+		{"SELECT password FROM users, orders", "SELECT passwort FROM users, orders"},
+	} {
+		var msgs [2]string
+		for i, q := range pair {
+			_, err := db.Query(t.Context(), q, 0)
+			if err == nil {
+				t.Fatalf("%s ran", q)
+			}
+			msgs[i] = strings.NewReplacer("secrets", "X", "secretz", "X", "password", "X", "passwort", "X").Replace(err.Error())
+		}
+		if msgs[0] != msgs[1] {
+			t.Errorf("%s and %s are refused differently:\n%s\n%s", pair[0], pair[1], msgs[0], msgs[1])
+		}
+	}
+}
+
+// TestPolicyAllows: what the policy lets a query read still runs, with
+// the masked column's result positions marked.
+func TestPolicyAllows(t *testing.T) {
+	path := policyFile(t)
+	before := dbtest.Fingerprint(t, path)
+	db := openPolicy(t, path)
+	emailMask := func(pos int) *guard.MaskedColumn {
+		return &guard.MaskedColumn{Position: pos, Table: "users", Column: "email"}
+	}
+	cases := []struct {
+		name, sql string
+		rows      int
+		masks     []*guard.MaskedColumn // per result column
+	}{
+		{"allowed columns", "SELECT id, name FROM users ORDER BY id", 2, nil},
+		{"where, group, order", "SELECT name, count(*) FROM users WHERE id > 0 GROUP BY name HAVING count(*) > 0 ORDER BY name", 2, nil},
+		{"count star", "SELECT count(*) FROM users", 1, nil},
+		{"rowid", "SELECT rowid, name FROM users", 2, nil},
+		{"join", "SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id", 3, nil},
+		{"join using allowed", "SELECT o.total FROM users u JOIN orders o ON o.user_id = u.id JOIN user_names n USING (id)", 3, nil},
+		{"subquery", "SELECT name FROM users WHERE id IN (SELECT user_id FROM orders)", 2, nil},
+		{"cte", "WITH c AS (SELECT user_id, sum(total) AS s FROM orders GROUP BY user_id) SELECT s FROM c", 2, nil},
+		{"row value", "SELECT (id, name) = (1, 'ann') FROM users", 2, nil},
+		{"window", "SELECT row_number() OVER (PARTITION BY name ORDER BY id) FROM users", 2, nil},
+		{"allowed view", "SELECT * FROM user_names", 2, nil},
+		{"allowed view count", "SELECT count(*) FROM order_totals", 1, nil},
+		{"allowed view over a view", "SELECT name FROM names_of_names", 2, nil},
+		{"explicitly allowed view", "SELECT name, len FROM password_lengths", 2, nil},
+		{"explicitly allowed view star", "SELECT * FROM password_lengths WHERE len > 3", 2, nil},
+		{"json_each", "SELECT value FROM json_each('[1, 2]')", 2, nil},
+		{"values", "VALUES (1), (2)", 2, nil},
+		{"table named like the view in a cte", "WITH c AS (SELECT name FROM user_names) SELECT name FROM c", 2, nil},
+		{"masked bare", "SELECT id, email FROM users", 2, []*guard.MaskedColumn{nil, emailMask(1)}},
+		{"masked star", "SELECT * FROM notes, (SELECT id, name, email FROM users)", 2, []*guard.MaskedColumn{nil, nil, nil, emailMask(3)}},
+		{"masked twice", "SELECT email, name, email FROM users WHERE id > 0 ORDER BY name", 2, []*guard.MaskedColumn{emailMask(0), nil, emailMask(2)}},
+		{"masked through a cte", "WITH c AS (SELECT id, email FROM users) SELECT email FROM c", 2, []*guard.MaskedColumn{emailMask(0)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := db.Query(t.Context(), c.sql, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", c.sql, err)
+			}
+			if len(res.Rows) != c.rows {
+				t.Errorf("%s: %d rows, want %d", c.sql, len(res.Rows), c.rows)
+			}
+			var masks []*guard.MaskedColumn
+			for _, col := range res.Columns {
+				masks = append(masks, col.Mask)
+			}
+			if c.masks == nil {
+				c.masks = make([]*guard.MaskedColumn, len(res.Columns))
+			}
+			if diff := cmp.Diff(c.masks, masks); diff != "" {
+				t.Errorf("%s: masks (-want +got):\n%s", c.sql, diff)
+			}
+			for _, row := range res.Rows {
+				for i, cell := range row {
+					for _, v := range secretValues {
+						if strings.Contains(fmt.Sprint(cell), v) && (i >= len(masks) || masks[i] == nil) {
+							t.Errorf("%s: column %d shows %q", c.sql, i, v)
+						}
+					}
+				}
+			}
+		})
+	}
+	// sqlmcp's own statements are not judged by the policy.
+	if _, err := db.Catalog(t.Context(), "SELECT name FROM pragma_table_list"); err != nil {
+		t.Errorf("an own statement under a policy: %v", err)
+	}
+	if after := dbtest.Fingerprint(t, path); after != before {
+		t.Error("the database file changed")
+	}
+}
+
+// TestPolicyViewReads: ReadTables reports what each view reads, as SQLite
+// resolves it, through the views it reads.
+func TestPolicyViewReads(t *testing.T) {
+	db := openPolicy(t, policyFile(t))
+	defs, err := db.ReadTables(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]source.ColumnRead{}
+	for _, d := range defs {
+		got[d.Name] = d.Reads
+	}
+	cr := func(table, column string) source.ColumnRead { return source.ColumnRead{Table: table, Column: column} }
+	want := map[string][]source.ColumnRead{
+		"users":               nil,
+		"orders":              nil,
+		"secrets":             nil,
+		"notes":               nil,
+		"user_names":          {cr("users", "id"), cr("users", "name")},
+		"user_passwords":      {cr("users", "id"), cr("users", "password")},
+		"secret_count":        {cr("secrets", "")},
+		"names_via_passwords": {cr("users", "id"), cr("users", "password"), cr("user_passwords", "id"), cr("users", "")},
+		"names_of_names":      {cr("users", "id"), cr("users", "name"), cr("user_names", "name")},
+		"password_lengths":    {cr("users", "name"), cr("users", "password")},
+		"user_emails":         {cr("users", "id"), cr("users", "email")},
+		"order_totals":        {cr("users", "name"), cr("orders", "total"), cr("orders", "user_id"), cr("users", "id")},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Reads (-want +got):\n%s", diff)
+	}
+}
