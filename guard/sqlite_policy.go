@@ -117,22 +117,51 @@ func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
 	return out, nil
 }
 
-// reword words SQLite's own error for a missing table or column as the
-// policy's refusals are worded, so that a table or column that does not
-// exist cannot be told from one the policy denies.
+// reword turns an error from compiling sql under p into what the model
+// may be told. SQLite looks a statement's tables up before anything else
+// that can fail (its columns, its functions, the authorizer's refusals, a
+// second statement), so a statement that reads a denied table and fails
+// for another reason must be refused as reading the table, as it would
+// be if the table did not exist. Missing tables and columns are worded as
+// the policy's refusals are, so that what does not exist cannot be told
+// from what is denied. A syntax error comes before any lookup, and is
+// returned as it is.
 func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	msg := err.Error()
+	if strings.HasSuffix(msg, ": syntax error") || msg == "incomplete input" || strings.HasPrefix(msg, "unrecognized token: ") {
+		return err
+	}
 	lx := lexSQLite(sql)
+	if _, jerr := g.judgeReads(sql, p); jerr != nil {
+		return jerr
+	}
+	missing := ""
+	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+		missing = name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			missing = name[i+1:]
+		}
+	}
+	for _, name := range lx.tables {
+		key := fold(name)
+		if key == fold(missing) || lx.ctes[key] {
+			continue
+		}
+		if _, ok := p.Relation("", name); !ok && g.objectType(name) != "" {
+			return noTable(name)
+		}
+	}
 	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
 		name = strings.TrimPrefix(name, "main.")
 		return noTable(lx.written(name))
 	}
-	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+	if missing != "" {
+		name := strings.TrimPrefix(msg, "no such column: ")
 		qualifier := ""
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
-			qualifier, name = name[:i], name[i+1:]
+			qualifier = name[:i]
 		}
-		return sqliteNoColumn(lx, p, qualifier, lx.written(name))
+		return sqliteNoColumn(lx, p, qualifier, lx.written(missing))
 	}
 	return err
 }
@@ -465,6 +494,7 @@ type sqliteLex struct {
 	toks        []sqliteToken
 	words, ctes map[string]bool   // folded
 	spelled     map[string]string // folded: as first written
+	tables      []string          // the names FROM, JOIN, INTO, UPDATE and the like are followed by, as written
 	joinUsing   bool
 }
 
@@ -593,6 +623,44 @@ func lexSQLite(sql string) sqliteLex {
 		}
 		if punct(j, "(") {
 			lx.ctes[fold(t.text)] = true
+		}
+	}
+	// The tables: a name after FROM, JOIN, INTO, UPDATE, TABLE, ANALYZE
+	// or REINDEX, or after a comma in a FROM list (the schema's name
+	// skipped).
+	name := func(k int) bool { return k < len(toks) && toks[k].kind != 'p' }
+	after := func(k int) {
+		if !name(k) {
+			return
+		}
+		if punct(k+1, ".") && name(k+2) {
+			k += 2
+		}
+		lx.tables = append(lx.tables, toks[k].text)
+	}
+	inFrom := map[int]bool{}
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case punct(i, "("):
+			depth++
+		case punct(i, ")"):
+			delete(inFrom, depth)
+			depth--
+		case word(i, "from"):
+			inFrom[depth] = true
+			after(i + 1)
+		case punct(i, ","):
+			if inFrom[depth] {
+				after(i + 1)
+			}
+		case t.kind == 'w':
+			switch strings.ToLower(t.text) {
+			case "join", "into", "update", "table", "analyze", "reindex":
+				after(i + 1)
+			case "where", "group", "order", "limit", "having", "window", "union", "except", "intersect", "returning", "select", "values", "set":
+				delete(inFrom, depth)
+			}
 		}
 	}
 	return lx

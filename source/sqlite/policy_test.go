@@ -261,6 +261,20 @@ func TestPolicyDenialLooksMissing(t *testing.T) {
 		{"SELECT password FROM users", "SELECT passwort FROM users"},
 		{"SELECT u.password FROM users u", "SELECT u.passwort FROM users u"},
 		{"SELECT password FROM users, orders", "SELECT passwort FROM users, orders"},
+		// The table is looked up before anything else can fail.
+		{"SELECT nosuch FROM secrets", "SELECT nosuch FROM secretz"},
+		{"SELECT k, nosuch FROM secrets", "SELECT k, nosuch FROM secretz"},
+		{"SELECT u.name FROM users u, main.secrets s WHERE s.nosuch = 1", "SELECT u.name FROM users u, main.secretz s WHERE s.nosuch = 1"},
+		{"SELECT edit(k) FROM secrets", "SELECT edit(k) FROM secretz"},
+		{"SELECT nosuchfn(1) FROM users JOIN secrets ON 1", "SELECT nosuchfn(1) FROM users JOIN secretz ON 1"},
+		{"SELECT k FROM secrets; SELECT 1", "SELECT k FROM secretz; SELECT 1"},
+		{"SELECT k FROM secrets s, secrets s", "SELECT k FROM secretz s, secretz s"},
+		{"DELETE FROM secrets", "DELETE FROM secretz"},
+		{"INSERT INTO secrets VALUES (1, 2)", "INSERT INTO secretz VALUES (1, 2)"},
+		{"UPDATE secrets SET k = 1", "UPDATE secretz SET k = 1"},
+		{"DROP TABLE secrets", "DROP TABLE secretz"},
+		{"SELECT password, nosuch FROM users", "SELECT passwort, nosuch FROM users"},
+		{"SELECT nosuch FROM users WHERE password = 1", "SELECT nosuch FROM users WHERE passwort = 1"},
 	} {
 		var msgs [2]string
 		for i, q := range pair {
