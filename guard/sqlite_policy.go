@@ -36,7 +36,8 @@ import (
 //     fourth argument; a FROM subquery's reads keep the context around it.
 //     Reads of a subquery's or CTE's columns are not reported.
 //   - USING and NATURAL JOIN columns are not reported at all, on either
-//     side (SELECT 1 FROM a JOIN b USING (k) reports nothing of k).
+//     side: SELECT 1 FROM a JOIN b USING (k) reports a's rows only, and
+//     nothing of b.
 //   - sqlite_schema is reported as sqlite_master (sqlite_temp_master in
 //     temp); the table-valued pragma functions as READs of pragma_NAME at
 //     compile time, then an SQLITE_PRAGMA action while the query steps.

@@ -176,6 +176,10 @@ func TestPolicyRefuses(t *testing.T) {
 		{"cte named as the table", "WITH secrets AS (SELECT 1 AS k) SELECT count(*) FROM main.secrets", noSecrets},
 		{"table join", "SELECT u.name FROM users u JOIN secrets s ON s.k = u.name", noSecrets},
 		{"table union", "SELECT name FROM users UNION SELECT k FROM secrets", noSecrets},
+		{"table natural join", "SELECT body FROM notes NATURAL JOIN secrets", noSecrets},
+		{"table using", "SELECT 1 FROM secrets a JOIN secrets b USING (k)", noSecrets},
+		{"table using a missing column", "SELECT o.total FROM orders o JOIN secrets s USING (id)", noSecrets},
+		{"table in a comment-split name", "SELECT k FROM main . /* x */ secrets", noSecrets},
 		// Views that read them.
 		{"view of the column", "SELECT password FROM user_passwords", "no table named user_passwords that you may read"},
 		{"view of the column, star", "SELECT * FROM user_passwords", "no table named user_passwords that you may read"},
