@@ -119,6 +119,9 @@ type PostgresQuery struct {
 	Text string
 	// Explain is true for an EXPLAIN, which cannot be wrapped.
 	Explain bool
+	// Masked are the result columns that carry masked columns' values,
+	// under a policy (PostgresPolicyLimit); the caller redacts them.
+	Masked []MaskedColumn
 	// shift is how many characters Text has before the caller's SQL
 	// begins, less those of the caller's SQL it left out.
 	shift int
@@ -145,7 +148,49 @@ const limitPrefix = "SELECT * FROM (\n"
 // in parallel. Empty statements before sql's own and the semicolon after it
 // are left out. The errors are CheckPostgres's.
 func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, error) {
+	if limit <= 0 {
+		return PostgresQuery{}, fmt.Errorf("guard: the row limit must be positive, not %d", limit)
+	}
+	return PostgresPolicyLimit(sql, limit, cat, nil)
+}
+
+// CheckPostgresPolicy is CheckPostgres under a table and column policy
+// (nil: none): once CheckPostgres accepts sql, the policy resolver (see
+// CheckPolicySQL) judges the same parse tree, with cat for the catalog's
+// existence oracles (PostgresFunction.Lookup). It returns the result
+// columns that carry masked values, or the refusal.
+func CheckPostgresPolicy(sql string, cat PostgresCatalog, pol PolicyCatalog) ([]MaskedColumn, error) {
 	raw, err := checkPostgres(sql, cat)
+	if err != nil {
+		return nil, err
+	}
+	return postgresPolicy(raw, cat, pol)
+}
+
+// postgresPolicy judges an accepted statement under pol, when there is one.
+func postgresPolicy(raw *pg.RawStmt, cat PostgresCatalog, pol PolicyCatalog) ([]MaskedColumn, error) {
+	if pol == nil {
+		return nil, nil
+	}
+	r := &policyResolver{pol: pol, cat: cat}
+	masked, e := r.statement(raw.Stmt)
+	if e != nil {
+		return nil, e
+	}
+	return masked, nil
+}
+
+// PostgresPolicyLimit is PostgresLimit under a table and column policy
+// (nil: none), parsing sql once: the statement is judged as
+// CheckPostgresPolicy judges it, and Masked says which result columns
+// carry masked values (the wrapper keeps their positions). A limit of 0
+// or less leaves the query as it stands (Text is sql).
+func PostgresPolicyLimit(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, error) {
+	raw, err := checkPostgres(sql, cat)
+	if err != nil {
+		return PostgresQuery{}, err
+	}
+	masked, err := postgresPolicy(raw, cat, pol)
 	if err != nil {
 		return PostgresQuery{}, err
 	}
@@ -153,7 +198,7 @@ func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, e
 		return PostgresQuery{Text: sql, Explain: true}, nil
 	}
 	if limit <= 0 {
-		return PostgresQuery{}, fmt.Errorf("guard: the row limit must be positive, not %d", limit)
+		return PostgresQuery{Text: sql, Masked: masked}, nil
 	}
 	start, end := int(raw.StmtLocation), len(sql)
 	if start < 0 || start > len(sql) {
@@ -188,6 +233,7 @@ func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, e
 	if err := checkQuery(outer, cat, text); err != nil {
 		return PostgresQuery{}, err
 	}
+	q.Masked = masked
 	return q, nil
 }
 

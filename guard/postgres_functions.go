@@ -47,9 +47,12 @@ type PostgresFunction struct {
 	// name: its volatility label is not judged either.
 	Named bool
 	// Lookup is true for a function that can look catalog objects up by
-	// name or OID: one with an argument of type oid, name or a reg* type
-	// (regclass, regtype, ...), or a reg* result. Under a table and
-	// column policy such a function is an existence oracle, and refused.
+	// name or OID: one with an argument or the result of a reg* type
+	// (regclass, regtype, ...: to_regclass, pg_relation_size), and one of
+	// the catalog's families (pg_*, has_*, *_description, format_type)
+	// with an argument of type oid or name (pg_get_viewdef(oid),
+	// has_table_privilege(name, text, text)). Under a table and column
+	// policy such a function is an existence oracle, and refused.
 	Lookup bool
 }
 

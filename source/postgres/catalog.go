@@ -84,7 +84,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		f.Named = slices.Contains(allow.functions, f.Schema+"."+f.Name)
 		f.Allowed = f.Named || slices.Contains(allow.extensions, f.Origin)
 		switch kind {
-		case "f":
+		case "f", "F", "N":
+			f.Lookup = kind == "F" || kind == "N" && pgLooksUp(f.Name)
 			c.funcs[key] = append(c.funcs[key], f)
 			if path[key[0]] {
 				c.anyFuncs[key[1]] = append(c.anyFuncs[key[1]], f)
@@ -207,7 +208,8 @@ func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
 func (c *pgCatalog) ServerVersion() int { return c.version }
 
 // pgCatalogSQL reads, for the guard, every function (its volatility and
-// origin: ” built in, an extension's name, '-' the database's own), the
+// origin: ” built in, an extension's name, '-' the database's own; kind
+// 'F' rather than 'f' for one that looks catalog objects up), the
 // functions behind every operator (its own and its selectivity
 // estimators), every type with its base type, and what making a value of a
 // type may call that is not built in: input functions, domain CHECK
@@ -226,7 +228,11 @@ func (c *pgCatalog) ServerVersion() int { return c.version }
 // and uses only functions the bootstrap catalog knows.
 const pgCatalogSQL = `WITH r AS (
 	SELECT p.oid, n.nspname, p.proname, p.provolatile,
-		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin
+		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin,
+		CASE WHEN p.prorettype IN (` + pgLookupTypes + `)
+				OR EXISTS (SELECT FROM unnest(p.proargtypes::oid[]) AS a (t) WHERE a.t IN (` + pgLookupTypes + `)) THEN 'F'
+			WHEN EXISTS (SELECT FROM unnest(p.proargtypes::oid[]) AS a (t) WHERE a.t IN (26, 19)) THEN 'N'
+			ELSE 'f' END AS kind
 	FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1255 AND d.objid = p.oid AND d.deptype = 'e'
@@ -239,7 +245,7 @@ const pgCatalogSQL = `WITH r AS (
 	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1247 AND d.objid = ty.oid AND d.deptype = 'e'
 	LEFT JOIN pg_catalog.pg_extension x ON x.oid = d.refobjid
 )
-SELECT 'f', nspname, proname, nspname, proname, provolatile, origin FROM r
+SELECT kind, nspname, proname, nspname, proname, provolatile, origin FROM r
 UNION ALL
 SELECT 'o', n.nspname, o.oprname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_operator o
@@ -300,6 +306,34 @@ UNION ALL
 SELECT 'p', '', s, '', '', 'i', '' FROM unnest(current_schemas(true)) AS s
 UNION ALL
 SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'`
+
+// pgLookupTypes are the OIDs of the reg* types (regproc, regprocedure,
+// regoper, regoperator, regclass, regtype, regconfig, regdictionary,
+// regnamespace, regrole, regcollation), whose values name catalog objects:
+// a function taking or returning one is kind 'F' in pgCatalogSQL, and one
+// taking an oid (26) or a name (19) kind 'N'; both can be marked Lookup
+// (see guard.PostgresFunction).
+const pgLookupTypes = `24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191`
+
+// pgLooksUp reports whether a function taking an oid or a name (kind 'N')
+// looks a catalog object up by it, by the names of the families that do:
+// pg_* (pg_get_viewdef, pg_table_is_visible, pg_stat_get_*), has_*
+// (has_table_privilege), *_description (obj_description), and the few
+// others. The rest take an oid or a name as data: max(oid), oideq,
+// length(bytea, name) and convert_to(text, name) with an encoding's name,
+// the casts text(name) and int8(oid).
+func pgLooksUp(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "pg_"), strings.HasPrefix(name, "_pg_"), strings.HasPrefix(name, "has_"),
+		strings.HasSuffix(name, "_description"):
+		return true
+	}
+	switch name {
+	case "format_type", "row_security_active", "satisfies_hash_partition", "amvalidate", "acldefault", "makeaclitem":
+		return true
+	}
+	return false
+}
 
 // loadCatalog reads the catalog afresh, judged by the bootstrap catalog,
 // and puts it in place.

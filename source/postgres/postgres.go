@@ -114,6 +114,28 @@ type backend struct {
 	info   source.Info
 	// dsn is kept to take its password out of errors (pgReason).
 	dsn string
+	// policy is the table and column policy every statement but sqlmcp's
+	// own is judged under (SetPolicy); nil for none.
+	policy    atomic.Pointer[pgPolicy]
+	policyGen atomic.Uint64
+}
+
+// pgPolicy is a policy as SetPolicy stored it: gen tells verdicts judged
+// under it from those judged under another.
+type pgPolicy struct {
+	pol guard.PolicyCatalog
+	gen uint64
+}
+
+// SetPolicy judges every statement that is not sqlmcp's own under pol
+// from now on; nil removes the policy. It is safe for concurrent use: a
+// statement is judged wholly under the policy before or after the call.
+func (p *backend) SetPolicy(pol guard.PolicyCatalog) {
+	if pol == nil {
+		p.policy.Store(nil)
+		return
+	}
+	p.policy.Store(&pgPolicy{pol: pol, gen: p.policyGen.Add(1)})
 }
 
 // openPostgres opens a pool on the postgres:// or postgresql:// URL dsn,
@@ -316,6 +338,9 @@ type pgStatement struct {
 	// so a small --pg-work-mem and a small disk limit cannot stop sqlmcp
 	// from starting.
 	own bool
+	// masked are the result columns that carry masked values, under a
+	// policy; shared by every use of a remembered verdict, so read-only.
+	masked []guard.MaskedColumn
 }
 
 // Acquire takes a pooled connection and checks it still lexes as the
@@ -352,7 +377,7 @@ type conn struct {
 // rows when st.Fetch > 0 and it is not an EXPLAIN), then runs it in a
 // read-only transaction (see exec).
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
-	ps, err := c.p.check(ctx, st.SQL, st.Fetch)
+	ps, err := c.p.check(ctx, st.SQL, st.Fetch, st.Own)
 	if err != nil {
 		return err
 	}
@@ -388,19 +413,25 @@ func (p *backend) classify(err error) error {
 	return err
 }
 
-// check runs sql through the guard. When the guard met a function or
-// operator the catalog does not know, the catalog is reloaded once and sql
-// checked again, so functions created after Open can be judged.
-func (p *backend) check(ctx context.Context, sql string, limit int) (pgStatement, error) {
+// check runs sql through the guard, under the policy unless it is
+// sqlmcp's own. When the guard met a function or operator the catalog does
+// not know, the catalog is reloaded once and sql checked again, so
+// functions created after Open can be judged.
+func (p *backend) check(ctx context.Context, sql string, limit int, own bool) (pgStatement, error) {
+	var pol guard.PolicyCatalog
+	var gen uint64 // 0: judged under no policy
+	if pp := p.policy.Load(); pp != nil && !own {
+		pol, gen = pp.pol, pp.gen
+	}
 	for retried := false; ; retried = true {
 		cat := p.cat.Load()
-		if st, ok := cat.verdicts.get(sql, limit); ok {
+		if st, ok := cat.verdicts.get(sql, limit, gen); ok {
 			return st, nil
 		}
 		rec := &recordMisses{PostgresCatalog: cat}
-		st, err := guardPostgres(sql, limit, rec)
+		st, err := guardPostgres(sql, limit, rec, pol)
 		if err == nil {
-			cat.verdicts.put(sql, limit, st)
+			cat.verdicts.put(sql, limit, gen, st)
 		}
 		if err == nil || !rec.missed || retried {
 			return st, err
@@ -416,18 +447,14 @@ func (p *backend) check(ctx context.Context, sql string, limit int) (pgStatement
 	}
 }
 
-// guardPostgres asks the guard about sql, limited to limit rows when
-// limit > 0, or as it stands.
-func guardPostgres(sql string, limit int, cat guard.PostgresCatalog) (pgStatement, error) {
-	same := func(pos int) int { return pos }
-	if limit <= 0 {
-		return pgStatement{text: sql, sql: sql, position: same}, guard.CheckPostgres(sql, cat)
-	}
-	q, err := guard.PostgresLimit(sql, limit, cat)
+// guardPostgres asks the guard about sql under pol (nil: no policy),
+// limited to limit rows when limit > 0, or as it stands.
+func guardPostgres(sql string, limit int, cat guard.PostgresCatalog, pol guard.PolicyCatalog) (pgStatement, error) {
+	q, err := guard.PostgresPolicyLimit(sql, limit, cat, pol)
 	if err != nil {
 		return pgStatement{}, err
 	}
-	return pgStatement{text: q.Text, sql: sql, position: q.Position}, nil
+	return pgStatement{text: q.Text, sql: sql, position: q.Position, masked: q.Masked}, nil
 }
 
 // pgOwnSetup gives sqlmcp's own catalog reads, whose cost is known,
@@ -495,7 +522,7 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 		}
 	}
 	if known {
-		pgColumns(columns, fields, types)
+		pgColumns(columns, fields, types, st.masked)
 	}
 	// Rows come converted one at a time and handed on; none is kept here,
 	// and with st.cut set no value is converted past its cut.
@@ -521,7 +548,7 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 			return br, err
 		}
 		types, _ = p.types.get(fields)
-		pgColumns(columns, fields, types)
+		pgColumns(columns, fields, types, st.masked)
 	}
 	return br, nil
 }
@@ -535,14 +562,21 @@ func pgDiscard(rows pgx.Rows, err error) error {
 	return rows.Err()
 }
 
-// pgColumns hands the result's columns to columns, when wanted.
-func pgColumns(columns func([]source.Column), fields []pgconn.FieldDescription, types []*pgType) {
+// pgColumns hands the result's columns to columns, when wanted, with the
+// masked ones marked.
+func pgColumns(columns func([]source.Column), fields []pgconn.FieldDescription, types []*pgType, masked []guard.MaskedColumn) {
 	if columns == nil {
 		return
 	}
 	cols := make([]source.Column, len(fields))
 	for i, f := range fields {
 		cols[i] = source.Column{Name: f.Name, Type: types[i].name}
+	}
+	for _, m := range masked {
+		if m.Position >= 0 && m.Position < len(cols) {
+			m := m
+			cols[m.Position].Mask = &m
+		}
 	}
 	columns(cols)
 }

@@ -19,7 +19,8 @@ const pgRelations = `c.relkind IN ('r', 'v', 'm', 'p', 'f') AND NOT c.relisparti
 var pgKinds = map[string]string{"r": "table", "v": "view", "m": "materialized view", "p": "partitioned table", "f": "foreign table"}
 
 // ReadTables reads the tables of the schemas asked for (empty: all but the
-// system ones) in five catalog queries through r.
+// system ones) in six catalog queries through r, the last filling each
+// view's Reads.
 func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []string) ([]source.TableDef, error) {
 	if schemas == nil {
 		schemas = []string{}
@@ -139,7 +140,68 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		}
 		ix.Columns = append(ix.Columns, col)
 	}
+	if err := readViewReads(ctx, r, schemas, byKey); err != nil {
+		return nil, err
+	}
 	return tables, nil
+}
+
+// pgViewReadsSQL lists, for each view and materialized view, what its
+// rewrite rule depends on in pg_depend: the other relations it reads
+// (refobjsubid 0), and their columns (refobjsubid > 0; system columns,
+// below 0, are left out). PostgreSQL records the whole relation for every
+// relation a rule reads and no column for a whole-row reference (t,
+// row_to_json(t)), so whether the rule holds one is read from the rule's
+// own tree (a Var of attribute number 0).
+const pgViewReadsSQL = `WITH v AS (
+	SELECT w.oid, w.ev_class, n.nspname, c.relname, w.ev_action::text ~ ':varattno 0 ' AS whole
+	FROM pg_catalog.pg_rewrite w
+	JOIN pg_catalog.pg_class c ON c.oid = w.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.relkind IN ('v', 'm') AND w.rulename = '_RETURN' AND ` + pgRelations + `
+)
+SELECT v.nspname, v.relname, rn.nspname, rc.relname, coalesce(a.attname, ''), v.whole
+FROM v
+JOIN pg_catalog.pg_depend d ON d.classid = 2618 AND d.objid = v.oid AND d.refclassid = 1259
+	AND d.refobjid <> v.ev_class AND d.refobjsubid >= 0
+JOIN pg_catalog.pg_class rc ON rc.oid = d.refobjid JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
+LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND d.refobjsubid > 0
+ORDER BY 1, 2, 3, 4, 5`
+
+// readViewReads fills the Reads of the views and materialized views in
+// byKey: each column of another relation the view reads, and the whole
+// relation ("") where the view reads none of its columns (count(*)) or
+// holds a whole-row reference.
+func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey map[string]*source.TableDef) error {
+	for _, t := range byKey {
+		if t.Kind == "view" || t.Kind == "materialized view" {
+			t.Reads = []source.ColumnRead{}
+		}
+	}
+	rows, err := r.Catalog(ctx, pgViewReadsSQL, schemas)
+	if err != nil {
+		return fmt.Errorf("listing what views read: %w", err)
+	}
+	type rel struct{ view, schema, table string }
+	columns := map[rel]bool{} // relations some column of which a view reads
+	for _, row := range rows {
+		if source.CellText(row[4]) != "" {
+			columns[rel{source.CellText(row[0]) + "." + source.CellText(row[1]), source.CellText(row[2]), source.CellText(row[3])}] = true
+		}
+	}
+	for _, row := range rows {
+		key := source.CellText(row[0]) + "." + source.CellText(row[1])
+		t := byKey[key]
+		if t == nil || t.Reads == nil {
+			continue
+		}
+		read := source.ColumnRead{Schema: source.CellText(row[2]), Table: source.CellText(row[3]), Column: source.CellText(row[4])}
+		whole, _ := row[5].(bool)
+		if read.Column == "" && !whole && columns[rel{key, read.Schema, read.Table}] {
+			continue // PostgreSQL's record of the relation beside its columns
+		}
+		t.Reads = append(t.Reads, read)
+	}
+	return nil
 }
 
 // Values is PostgreSQL's SQL for the value tools: sampling pages across a

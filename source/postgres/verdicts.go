@@ -14,10 +14,11 @@ const (
 )
 
 // verdictCache remembers, for one catalog, the statements the guard
-// accepted and the text it wrapped each in, keyed by the exact text and row
-// limit: a verdict is reused only for the very text it was computed for,
-// under the very catalog (functions, types, server version, search path,
-// allowances) it was computed with. The server settings that decide how
+// accepted and the text it wrapped each in, keyed by the exact text, row
+// limit and policy: a verdict is reused only for the very text it was
+// computed for, under the very policy (its generation: SetPolicy starts a
+// new one) and the very catalog (functions, types, server version, search
+// path, allowances) it was computed with. The server settings that decide how
 // the text is read (standard_conforming_strings, the encodings) are the
 // same for every call, since a connection that reports others is refused
 // before its statement is judged (pgLexesAsGuard), so they need no place
@@ -29,22 +30,26 @@ type verdictCache struct {
 	bytes int // of the texts held, the statements' and the wrapped
 }
 
+// verdictKey is a verdict's text, row limit and policy: gen is the
+// generation of the policy it was judged under (0 for none), so a verdict
+// is never reused under another policy.
 type verdictKey struct {
 	sql   string
 	limit int
+	gen   uint64
 }
 
-func (c *verdictCache) get(sql string, limit int) (pgStatement, bool) {
+func (c *verdictCache) get(sql string, limit int, gen uint64) (pgStatement, bool) {
 	if len(sql) > maxVerdictText {
 		return pgStatement{}, false
 	}
 	c.mu.Lock()
-	st, ok := c.m[verdictKey{sql, limit}]
+	st, ok := c.m[verdictKey{sql, limit, gen}]
 	c.mu.Unlock()
 	return st, ok
 }
 
-func (c *verdictCache) put(sql string, limit int, st pgStatement) {
+func (c *verdictCache) put(sql string, limit int, gen uint64, st pgStatement) {
 	if len(sql) > maxVerdictText {
 		return
 	}
@@ -52,7 +57,7 @@ func (c *verdictCache) put(sql string, limit int, st pgStatement) {
 	if c.m == nil || len(c.m) >= maxVerdicts || c.bytes+len(sql)+len(st.text) > maxVerdictBytes {
 		c.m, c.bytes = make(map[verdictKey]pgStatement, 64), 0
 	}
-	c.m[verdictKey{sql, limit}] = st
+	c.m[verdictKey{sql, limit, gen}] = st
 	c.bytes += len(sql) + len(st.text)
 	c.mu.Unlock()
 }
