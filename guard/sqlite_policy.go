@@ -75,7 +75,7 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 	if p != nil && !g.inner {
 		return nil, nil, fmt.Errorf("guard: this SQLite connection does not report the view a read comes from, so a policy cannot be enforced on it")
 	}
-	g.policy, g.record = p, p != nil
+	g.policy, g.record, g.judged = p, p != nil, nil
 	g.reads = g.reads[:0]
 	ds, err := g.prepare(sql)
 	if err != nil && p != nil {
@@ -88,6 +88,10 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 	if err != nil {
 		ds.Close()
 		return nil, nil, err
+	}
+	g.judged = make(map[sqliteRead]bool, len(g.reads))
+	for _, r := range g.reads {
+		g.judged[r] = true
 	}
 	return ds, masked, nil
 }
@@ -103,7 +107,7 @@ type SQLiteRead struct{ Table, Column, View string }
 // for SELECT * FROM v, what the view v reads, through the views it reads.
 // It returns Prepare's errors.
 func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
-	g.policy, g.record = nil, true
+	g.policy, g.record, g.judged = nil, true, nil
 	g.reads = g.reads[:0]
 	ds, err := g.prepare(sql)
 	g.record = false
