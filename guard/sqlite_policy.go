@@ -160,6 +160,14 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		name = strings.TrimPrefix(name, "main.")
 		return noTable(lx.written(name))
 	}
+	if missing != "" && lx.star {
+		// As a denied column would be, when * reads the table too.
+		for _, name := range lx.tables {
+			if rel, ok := p.Relation("", name); ok && !lx.ctes[fold(name)] && hasDenied(rel) {
+				return sqliteStar(lx, rel)
+			}
+		}
+	}
 	if missing != "" {
 		name := strings.TrimPrefix(msg, "no such column: ")
 		qualifier := ""
@@ -334,13 +342,23 @@ func (g *SQLite) readRefusal(r sqliteRead, named bool, lx sqliteLex) *Error {
 	if !ok || r.column == "" || r.database != "" && r.database != "main" || strings.HasPrefix(low, "sqlite_") || strings.HasPrefix(low, "pragma_") {
 		return noTable(lx.written(r.table))
 	}
-	if !lx.words[fold(r.column)] {
-		return &Error{
-			Reason: fmt.Sprintf("%s.* would read columns of %s that you may not read", lx.written(rel.Name), lx.written(rel.Name)),
-			Hint:   "Name the columns instead: " + readableColumns(rel),
-		}
+	// A column read through * (or x IN t) is refused as such whether or
+	// not the statement also names it, so the words never depend on
+	// which column is denied.
+	if lx.star || !lx.words[fold(r.column)] {
+		return sqliteStar(lx, rel)
 	}
 	return sqliteNoColumn(lx, g.policy, "", lx.written(r.column))
+}
+
+// sqliteStar refuses * (or x IN t) over rel, which has a column that may
+// not be read.
+func sqliteStar(lx sqliteLex, rel PolicyRelation) *Error {
+	name := lx.written(rel.Name)
+	return &Error{
+		Reason: fmt.Sprintf("%s.* would read columns of %s that you may not read", name, name),
+		Hint:   "Name the columns instead: " + readableColumns(rel),
+	}
 }
 
 // sqliteNoColumn refuses a column the statement names that is denied or
@@ -434,6 +452,16 @@ func (lx sqliteLex) columnTable(p PolicyCatalog, qualifier, column string) (Poli
 	return PolicyRelation{}, false
 }
 
+// hasDenied reports whether rel has a Denied column.
+func hasDenied(rel PolicyRelation) bool {
+	for _, c := range rel.Columns {
+		if c.Access == Denied {
+			return true
+		}
+	}
+	return false
+}
+
 // readableColumns lists the columns of rel that are not Denied.
 func readableColumns(rel PolicyRelation) string {
 	var names []string
@@ -501,6 +529,7 @@ type sqliteLex struct {
 	spelled     map[string]string // folded: as first written
 	tables      []string          // the names FROM, JOIN, INTO, UPDATE and the like are followed by, as written
 	joinUsing   bool
+	star        bool // a * of columns (SELECT *, t.*) or x IN t, which reads every column of t
 }
 
 // sqliteToken is one token of a statement: a bare word (maybe a keyword),
@@ -581,9 +610,9 @@ func lexSQLite(sql string) sqliteLex {
 		}
 	}
 	lx := sqliteLex{toks: toks, words: map[string]bool{}, ctes: map[string]bool{}, spelled: map[string]string{}}
-	punct := func(k int, s string) bool { return k < len(toks) && toks[k].kind == 'p' && toks[k].text == s }
+	punct := func(k int, s string) bool { return k >= 0 && k < len(toks) && toks[k].kind == 'p' && toks[k].text == s }
 	word := func(k int, w string) bool {
-		return k < len(toks) && toks[k].kind == 'w' && strings.EqualFold(toks[k].text, w)
+		return k >= 0 && k < len(toks) && toks[k].kind == 'w' && strings.EqualFold(toks[k].text, w)
 	}
 	for i, t := range toks {
 		if t.kind == 'p' {
@@ -642,6 +671,14 @@ func lexSQLite(sql string) sqliteLex {
 			k += 2
 		}
 		lx.tables = append(lx.tables, toks[k].text)
+	}
+	for i := range toks {
+		if punct(i, "*") && (word(i-1, "select") || word(i-1, "distinct") || word(i-1, "all") || punct(i-1, ",") || punct(i-1, ".")) {
+			lx.star = true
+		}
+		if word(i, "in") && name(i+1) && !punct(i+1, "(") && !punct(i+2, "(") {
+			lx.star = true
+		}
 	}
 	inFrom := map[int]bool{}
 	depth := 0

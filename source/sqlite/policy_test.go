@@ -146,7 +146,8 @@ func TestPolicyRefuses(t *testing.T) {
 		{"exists", "SELECT 1 WHERE EXISTS (SELECT 1 FROM users WHERE password = 'x')", noPassword},
 		{"correlated", "SELECT (SELECT u.password FROM users u WHERE u.id = o.user_id) FROM orders o", noPassword},
 		{"from subquery", "SELECT p FROM (SELECT password AS p FROM users)", noPassword},
-		{"cte", "WITH c AS (SELECT password FROM users) SELECT * FROM c", noPassword},
+		{"cte", "WITH c AS (SELECT password FROM users) SELECT c.password FROM c", noPassword},
+		{"cte with star", "WITH c AS (SELECT password FROM users) SELECT * FROM c", star},
 		{"recursive cte", "WITH RECURSIVE c(n, p) AS (SELECT 1, (SELECT password FROM users LIMIT 1) UNION ALL SELECT n + 1, p FROM c WHERE n < 2) SELECT n FROM c", noPassword},
 		{"cte named as an allowed view", "WITH user_names AS (SELECT id, password AS name FROM users) SELECT name FROM user_names", noPassword},
 		{"quoted cte named as an allowed view", `WITH "USER_NAMES" (id, name) AS MATERIALIZED (SELECT id, password FROM users) SELECT name FROM user_names`, noPassword},
@@ -160,6 +161,9 @@ func TestPolicyRefuses(t *testing.T) {
 		{"star", "SELECT * FROM users", star},
 		{"table star", "SELECT u.* FROM users u", star},
 		{"star of a subquery", "SELECT * FROM (SELECT * FROM users)", star},
+		{"star aliased as the column", "SELECT * FROM users AS password", star},
+		{"star and the column", "SELECT password, * FROM users", star},
+		{"in a table", "SELECT 1 WHERE 'x' IN users", star},
 		{"star in a cte", "WITH c AS (SELECT * FROM users) SELECT id FROM c", star},
 		{"using", "SELECT 1 FROM users a JOIN users b USING (password)", "no column named password that you may read"},
 		{"natural join", "SELECT a.id FROM users a NATURAL JOIN users b", "NATURAL JOIN cannot be checked"},
@@ -282,6 +286,11 @@ func TestPolicyDenialLooksMissing(t *testing.T) {
 		{"DROP TABLE secrets", "DROP TABLE secretz"},
 		{"SELECT password, nosuch FROM users", "SELECT passwort, nosuch FROM users"},
 		{"SELECT nosuch FROM users WHERE password = 1", "SELECT nosuch FROM users WHERE passwort = 1"},
+		// With * in the statement, the words do not depend on which column
+		// is named.
+		{"SELECT password, * FROM users", "SELECT passwort, * FROM users"},
+		{"SELECT * FROM users AS password", "SELECT * FROM users AS passwort"},
+		{"SELECT u.password, o.* FROM users u, orders o", "SELECT u.passwort, o.* FROM users u, orders o"},
 	} {
 		var msgs [2]string
 		for i, q := range pair {
