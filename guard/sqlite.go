@@ -74,6 +74,8 @@ type SQLiteConn interface {
 // allows reading tables, SELECT, recursive CTEs and the built-in functions a
 // query needs, and limits that make ATTACH (and so VACUUM INTO) impossible.
 // Call it before conn runs anything else, as from a driver's ConnectHook.
+// A conn that is also a SQLiteContextAuthorizer gets the authorizer
+// through it, and can then enforce a policy (PreparePolicy).
 func NewSQLite(conn SQLiteConn) (*SQLite, error) {
 	functions, err := builtinFunctions(conn)
 	if err != nil {
