@@ -36,6 +36,8 @@ CREATE VIEW names_via_passwords AS SELECT id FROM user_passwords;
 CREATE VIEW names_of_names AS SELECT name FROM user_names;
 CREATE VIEW password_lengths AS SELECT name, length(password) AS len FROM users;
 CREATE VIEW user_emails AS SELECT id, email FROM users;
+CREATE VIEW lengths_via_passwords AS SELECT id, length(password) AS len FROM user_passwords;
+CREATE VIEW secret_rows AS SELECT 1 AS one FROM secrets;
 CREATE VIEW order_totals AS SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id;
 ANALYZE;
 `
@@ -75,6 +77,9 @@ var testPolicy = policy{
 	"names_of_names":   relation("names_of_names", []string{"name"}, nil),
 	"order_totals":     relation("order_totals", []string{"name", "total"}, nil),
 	"password_lengths": relation("password_lengths", []string{"name", "len"}, nil),
+	// Allowed explicitly too, over a view and a table it denies.
+	"lengths_via_passwords": relation("lengths_via_passwords", []string{"id", "len"}, nil),
+	"secret_rows":           relation("secret_rows", []string{"one"}, nil),
 }
 
 // policyFile builds policySchema into a new file and returns its path.
@@ -211,6 +216,8 @@ func TestPolicyRefuses(t *testing.T) {
 		{"view of the masked column", "SELECT email FROM user_emails", "no table named user_emails that you may read"},
 		{"view in a subquery", "SELECT 1 WHERE EXISTS (SELECT 1 FROM user_passwords)", "no table named user_passwords that you may read"},
 		{"view in a cte", "WITH c AS (SELECT id FROM user_passwords) SELECT id FROM c", "no table named user_passwords that you may read"},
+		{"allowed view beside the denied view it reads", "SELECT l.len FROM lengths_via_passwords l, user_passwords p WHERE p.id = l.id", "no table named user_passwords that you may read"},
+		{"allowed view beside a cte named as the denied view", "WITH user_passwords AS (SELECT 1 AS id) SELECT len FROM lengths_via_passwords", "through a view, data that you may not read"},
 		// Side doors.
 		{"sqlite_schema", "SELECT sql FROM sqlite_schema", "no table named sqlite_schema that you may read"},
 		{"sqlite_master", "SELECT name FROM sqlite_master", "no table named sqlite_master that you may read"},
@@ -347,6 +354,10 @@ func TestPolicyAllows(t *testing.T) {
 		{"allowed view over a view", "SELECT name FROM names_of_names", 2, nil},
 		{"explicitly allowed view", "SELECT name, len FROM password_lengths", 2, nil},
 		{"explicitly allowed view star", "SELECT * FROM password_lengths WHERE len > 3", 2, nil},
+		{"explicitly allowed view over a denied view", "SELECT len FROM lengths_via_passwords ORDER BY id", 2, nil},
+		{"explicitly allowed view over a denied view, count", "SELECT count(*) FROM lengths_via_passwords", 1, nil},
+		{"explicitly allowed view over a denied table, count", "SELECT count(*) FROM secret_rows", 1, nil},
+		{"explicitly allowed view over a denied table", "SELECT one FROM secret_rows", 1, nil},
 		{"json_each", "SELECT value FROM json_each('[1, 2]')", 2, nil},
 		{"a virtual table, which reads its shadow tables", "SELECT body FROM docs", 1, nil},
 		{"values", "VALUES (1), (2)", 2, nil},
@@ -407,19 +418,21 @@ func TestPolicyViewReads(t *testing.T) {
 	}
 	cr := func(table, column string) source.ColumnRead { return source.ColumnRead{Table: table, Column: column} }
 	want := map[string][]source.ColumnRead{
-		"users":               nil,
-		"orders":              nil,
-		"secrets":             nil,
-		"notes":               nil,
-		"docs":                nil,
-		"user_names":          {cr("users", "id"), cr("users", "name")},
-		"user_passwords":      {cr("users", "id"), cr("users", "password")},
-		"secret_count":        {cr("secrets", "")},
-		"names_via_passwords": {cr("users", "id"), cr("users", "password"), cr("user_passwords", "id"), cr("users", "")},
-		"names_of_names":      {cr("users", "id"), cr("users", "name"), cr("user_names", "name")},
-		"password_lengths":    {cr("users", "name"), cr("users", "password")},
-		"user_emails":         {cr("users", "id"), cr("users", "email")},
-		"order_totals":        {cr("users", "name"), cr("orders", "total"), cr("orders", "user_id"), cr("users", "id")},
+		"users":                 nil,
+		"orders":                nil,
+		"secrets":               nil,
+		"notes":                 nil,
+		"docs":                  nil,
+		"user_names":            {cr("users", "id"), cr("users", "name")},
+		"user_passwords":        {cr("users", "id"), cr("users", "password")},
+		"secret_count":          {cr("secrets", "")},
+		"names_via_passwords":   {cr("users", "id"), cr("users", "password"), cr("user_passwords", "id"), cr("users", "")},
+		"names_of_names":        {cr("users", "id"), cr("users", "name"), cr("user_names", "name")},
+		"password_lengths":      {cr("users", "name"), cr("users", "password")},
+		"user_emails":           {cr("users", "id"), cr("users", "email")},
+		"order_totals":          {cr("users", "name"), cr("orders", "total"), cr("orders", "user_id"), cr("users", "id")},
+		"lengths_via_passwords": {cr("users", "id"), cr("users", "password"), cr("user_passwords", "id"), cr("user_passwords", "password")},
+		"secret_rows":           {cr("secrets", "")},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Reads (-want +got):\n%s", diff)
