@@ -42,10 +42,17 @@ import (
 //     temp); the table-valued pragma functions as READs of pragma_NAME at
 //     compile time, then an SQLITE_PRAGMA action while the query steps.
 //
-// Hence the rules below: a CTE's name never vouches for the reads inside
-// it, only a view of the main database the policy returns does; USING and
-// NATURAL JOIN, which SQLite does not report, go to the parse-tree
-// resolver (CheckPolicySQL), as do masked columns.
+// Hence the rules below. A read from a view of the main database that the
+// policy returns is not judged (the policy returns only views whose reads
+// are harmless or that the operator allowed); nor, when the policy returns
+// every view the statement names, is a read from a view the statement does
+// not name, which only those views can reach. A CTE's name vouches for
+// nothing: its body is the statement's own text, judged like the rest, and
+// a CTE named like a view takes that view's trust away. USING and NATURAL
+// JOIN, which SQLite does not report, go to the parse-tree resolver
+// (CheckPolicySQL), as do masked columns, whose READ count must match the
+// bare references the resolver finds. A statement compiled again as it
+// steps (the schema changed meanwhile) may read only what was judged.
 
 // SQLiteContextAuthorizer is what a SQLiteConn implements when it can hand
 // the authorizer all four of SQLite's arguments: for a read, the table, the
