@@ -78,6 +78,7 @@ type policyResolver struct {
 	pol    PolicyCatalog
 	cat    PostgresCatalog // nil off PostgreSQL: no catalog oracles to refuse
 	sqlite bool
+	seen   map[*pg.ColumnRef]bool // the column references resolved
 }
 
 // statement judges a parsed statement: a query, or EXPLAIN, which a policy
@@ -93,9 +94,26 @@ func (r *policyResolver) statement(n *pg.Node) ([]MaskedColumn, *Error) {
 	if q == nil {
 		return nil, &Error{Reason: "only a query can be checked against this database's policy", Hint: "Send one SELECT statement"}
 	}
+	r.seen = map[*pg.ColumnRef]bool{}
 	out, e := r.query(q, nil)
 	if e != nil {
 		return nil, e
+	}
+	// Every column reference of the tree must have been resolved: one the
+	// walk above did not reach stands where the resolver does not look.
+	var missed *Error
+	var find func(m protoreflect.Message) bool
+	find = func(m protoreflect.Message) bool {
+		if c, ok := m.Interface().(*pg.ColumnRef); ok && !r.seen[c] {
+			missed = notUnderstood("a column reference in a place the check does not read")
+			return false
+		}
+		children(m, find)
+		return missed == nil
+	}
+	find(q.ProtoReflect())
+	if missed != nil {
+		return nil, missed
 	}
 	var masked []MaskedColumn
 	unknown := false
@@ -300,6 +318,7 @@ func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 		return nil
 	}
 	if name, ok := bareName(n); ok {
+		r.seen[n.GetColumnRef()] = true
 		found := false
 		for _, c := range out {
 			if !c.unknown && r.eq(c.name, name) {
@@ -951,6 +970,7 @@ func (r *policyResolver) systemColumn(it *pitem, name string) bool {
 func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 	if c := rt.Val.GetColumnRef(); c != nil {
 		if isStar(c) {
+			r.seen[c] = true
 			return r.expand(c.Fields[:len(c.Fields)-1], sc)
 		}
 		res, e := r.resolve(c, sc)
@@ -1192,6 +1212,7 @@ func (r *policyResolver) qualifiedColumn(it *pitem, name string) (pcol, *Error) 
 // resolve resolves a column reference that is not a star, as PostgreSQL
 // does (see the rules at the top of the file).
 func (r *policyResolver) resolve(c *pg.ColumnRef, sc *pscope) (resolved, *Error) {
+	r.seen[c] = true
 	if len(c.Fields) == 0 {
 		return resolved{}, notUnderstood("an empty column reference")
 	}
@@ -1312,6 +1333,7 @@ func (r *policyResolver) walkExpr(m protoreflect.Message, sc *pscope) *Error {
 	switch x := m.Interface().(type) {
 	case *pg.ColumnRef:
 		if isStar(x) {
+			r.seen[x] = true
 			if len(x.Fields) == 1 {
 				for _, it := range sc.items {
 					if it.colsVisible {
@@ -1430,6 +1452,14 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 	}
 	if regTypes[strings.ToLower(strings.TrimPrefix(name, "_"))] && (schema == "" || schema == "pg_catalog") {
 		return oracleError("the type " + name)
+	}
+	if r.cat == nil {
+		return nil
+	}
+	if ty, ok := r.cat.Type(schema, name); ok && ty.Relation[1] != "" {
+		if _, ok := r.pol.Relation(ty.Relation[0], ty.Relation[1]); !ok {
+			return missingType(qualified(schema, name))
+		}
 	}
 	return nil
 }

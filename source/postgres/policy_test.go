@@ -350,6 +350,28 @@ func TestPostgresPolicy(t *testing.T) {
 			}
 		}
 	}
+	// A denied relation or column is refused in the words used for one
+	// that does not exist.
+	for _, pair := range [][2]string{
+		{"SELECT token FROM S.tokens", "SELECT token FROM S.nothing"},
+		{"SELECT st.salary FROM S.staff st", "SELECT st.nothing FROM S.staff st"},
+		{"SELECT dept FROM S.staff WHERE salary > 1", "SELECT dept FROM S.staff WHERE nothing > 1"},
+		{"SELECT NULL::S.tokens", "SELECT NULL::S.nothing"},
+		{"SELECT jsonb_populate_record(NULL::S.tokens, '{}')", "SELECT jsonb_populate_record(NULL::S.nothing, '{}')"},
+		{"SELECT n FROM S.m_count", "SELECT n FROM S.nothing"},
+	} {
+		_, derr := db.Query(ctx, q(pair[0]), 0)
+		_, merr := db.Query(ctx, q(pair[1]), 0)
+		if derr == nil || merr == nil {
+			t.Errorf("%s: %v; %s: %v; want both refused", pair[0], derr, pair[1], merr)
+			continue
+		}
+		d := strings.NewReplacer("tokens", "X", "salary", "X", "m_count", "X").Replace(derr.Error())
+		m := strings.ReplaceAll(merr.Error(), "nothing", "X")
+		if d != m {
+			t.Errorf("denied: %s\nmissing: %s", derr, merr)
+		}
+	}
 	// sqlmcp's own reads are not judged by the policy.
 	if _, err := db.Catalog(ctx, "SELECT relname FROM pg_catalog.pg_class LIMIT 1"); err != nil {
 		t.Errorf("an own read under the policy: %v", err)
