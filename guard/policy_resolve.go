@@ -312,8 +312,18 @@ func (r *policyResolver) tail(q *pg.SelectStmt, sc *pscope, out []pcol) *Error {
 // position or name (which PostgreSQL tries first), or an expression.
 func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
-		if i := int(c.GetIval().Ival) - 1; i >= 0 && i < len(out) && out[i].acc == Masked {
+		i := int(c.GetIval().Ival) - 1
+		if i >= 0 && i < len(out) && out[i].acc == Masked {
 			return maskedError(out[i].origin)
+		}
+		// After a function's columns of unknown number, a position may
+		// reach any column.
+		if slices.ContainsFunc(out[:min(max(i, 0), len(out))], func(c pcol) bool { return c.unknown }) {
+			for _, c := range out {
+				if c.acc == Masked {
+					return maskedError(c.origin)
+				}
+			}
 		}
 		return nil
 	}
@@ -909,9 +919,9 @@ func (r *policyResolver) join(j *pg.JoinExpr, sc *pscope, left []*pitem) ([]*pit
 		}
 	}
 	jit.restricted = lshow.restricted || rshow.restricted
-	all := append(append(slices.Clip(litems), ritems...), jit)
 	if j.Quals != nil {
-		on := &pscope{parent: sc.parent, ctes: sc.ctes, items: all}
+		// ON sees the two sides, not the join's merged columns.
+		on := &pscope{parent: sc.parent, ctes: sc.ctes, items: append(slices.Clip(litems), ritems...)}
 		if e := r.expr(j.Quals, on); e != nil {
 			return nil, nil, e
 		}
@@ -1003,7 +1013,7 @@ func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 					col.name = pick(rt.Name, col.name)
 					return []pcol{col}, nil
 				case *pg.Node_AStar: // (t).*
-					return r.starOf(res.item)
+					return r.starOf(res.item, "("+res.item.name+").*")
 				}
 			}
 		}
@@ -1081,7 +1091,7 @@ func (r *policyResolver) expand(qual []*pg.Node, sc *pscope) ([]pcol, *Error) {
 			if !it.colsVisible {
 				continue
 			}
-			cols, e := r.starOf(it)
+			cols, e := r.starOf(it, "*")
 			if e != nil {
 				return nil, e
 			}
@@ -1096,17 +1106,17 @@ func (r *policyResolver) expand(qual []*pg.Node, sc *pscope) ([]pcol, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	return r.starOf(it)
+	return r.starOf(it, it.name+".*")
 }
 
 // starOf is an item's columns as * expands them: refused when one is
-// denied.
-func (r *policyResolver) starOf(it *pitem) ([]pcol, *Error) {
+// denied. star is how the query wrote it, for the message.
+func (r *policyResolver) starOf(it *pitem, star string) ([]pcol, *Error) {
 	var out []pcol
 	for _, c := range it.cols {
 		if c.acc == Denied {
 			return nil, &Error{
-				Reason: fmt.Sprintf("%s.* would read columns of %s that you may not read", it.name, it.name),
+				Reason: fmt.Sprintf("%s would read columns of %s that you may not read", star, it.name),
 				Hint:   "Name the columns instead: " + readable(it),
 			}
 		}
@@ -1285,7 +1295,16 @@ func (r *policyResolver) resolve(c *pg.ColumnRef, sc *pscope) (resolved, *Error)
 			Hint:   "Qualify a column of an outer query with its table or alias (t." + name + ")",
 		}
 	}
-	// A bare name that is no column may be a whole-row reference.
+	// A bare name that is no column may be a whole-row reference, unless
+	// PostgreSQL, which tries columns at every level first, would bind it
+	// to a denied column of an outer level.
+	for s := sc.parent; s != nil && !denied; s = s.parent {
+		for _, it := range s.items {
+			if c, found := r.column(it, name); it.colsVisible && found && c.acc == Denied {
+				denied = true
+			}
+		}
+	}
 	for s := sc; s != nil; s = s.parent {
 		for _, it := range s.items {
 			if it.relVisible && r.eq(it.name, name) {

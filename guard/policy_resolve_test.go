@@ -228,6 +228,9 @@ func TestPolicyRefuses(t *testing.T) {
 		{"unknown qualified column", "SELECT c.nothing FROM customers c", "no column named nothing that you may read in c"},
 		{"unknown qualifier", "SELECT x.id FROM customers c", "no table or alias named x"},
 		{"forward cte", "WITH RECURSIVE a AS (SELECT x FROM b), b AS (SELECT 1 AS x) SELECT x FROM a", "used before it is defined"},
+		{"whole row shadowed by an outer denied column", "SELECT (SELECT salary FROM (SELECT 1) salary) FROM employees", "cannot be resolved for certain"},
+		{"position after opaque star", "SELECT f.*, c.email FROM some_function() f, customers c ORDER BY 3", "is masked"},
+		{"join on sees no merged columns", "SELECT 1 FROM orders o JOIN plain p ON p.a = o.id JOIN customers c ON email = 'x'", "is masked"},
 		// Catalog oracles.
 		{"regclass cast", "SELECT 'employees'::regclass", "the type regclass looks up the database's catalog"},
 		{"regclass typed literal", "SELECT regclass 'employees'", "the type regclass"},
