@@ -35,16 +35,25 @@ import (
 //     exists, so the rule is the same either way (qualify the name);
 //   - EXPLAIN, whose plan names what views read;
 //   - on PostgreSQL, the catalog's existence oracles: casts and typed
-//     literals to the reg* types (regclass, regtype, regproc, ...), and
-//     every function that looks catalog objects up by name or OID, by the
-//     rule of PostgresFunction.Lookup (an argument of type oid, name or a
-//     reg* type, or a reg* result: has_table_privilege, pg_get_viewdef,
-//     pg_relation_size, obj_description, to_regclass, ...) plus the few
-//     that take the object's name as text (pg_get_serial_sequence,
-//     pg_input_is_valid, pg_input_error_info, pg_get_object_address).
+//     literals to the reg* types (regclass, regtype, regproc, ...) and to
+//     domains over them; every function PostgresFunction.Lookup marks
+//     (one with an argument or result of a reg* type, or of the catalog's
+//     families, pg_*, has_* and *_description, with an oid or name
+//     argument: to_regclass, pg_relation_size, pg_get_viewdef,
+//     has_table_privilege, obj_description); the few that take an
+//     object's name as text (pg_get_serial_sequence, pg_input_is_valid,
+//     pg_input_error_info, pg_get_object_address); the families pg_stat_*
+//     and pg_get_*, and pg_lock_status, whatever their arguments; and a
+//     cast to the row type of a relation the policy hides, refused in the
+//     words used for a type that does not exist;
+//   - a column reference the walk did not reach (a construct it does not
+//     know), rather than let it through unjudged.
 //
 // Every refusal of a denied relation or column is worded as for one that
-// does not exist.
+// does not exist. One case cannot be: an unqualified name that matches
+// both an allowed and a denied column of the same query level (two joined
+// tables) is refused ("qualify it"), where without the denied column it
+// would have been accepted.
 
 // CheckPolicySQL parses sql with PostgreSQL's parser and judges it against
 // pol, for a query the dialect d's guard already accepted: it returns the
@@ -1446,7 +1455,10 @@ var regTypes = map[string]bool{
 
 // lookupByText are the built-in functions that look a catalog object up by
 // a name given as text and return no object identifier, so that
-// PostgresFunction.Lookup does not mark them.
+// PostgresFunction.Lookup does not mark them. Besides them, the families
+// pg_stat_* and pg_get_*, and pg_lock_status, are refused whatever their
+// arguments: they report on relations (their statistics, definitions and
+// locks) and on other sessions' queries.
 var lookupByText = map[string]bool{
 	"pg_get_serial_sequence": true, "pg_input_is_valid": true, "pg_input_error_info": true,
 	"pg_get_object_address": true,
@@ -1475,10 +1487,18 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 	if r.cat == nil {
 		return nil
 	}
-	if ty, ok := r.cat.Type(schema, name); ok && ty.Relation[1] != "" {
+	ty, ok := r.cat.Type(schema, name)
+	if ok && ty.Relation[1] != "" {
 		if _, ok := r.pol.Relation(ty.Relation[0], ty.Relation[1]); !ok {
 			return missingType(qualified(schema, name))
 		}
+	}
+	// A domain over a reg* type looks objects up as its base does.
+	for depth := 0; ok && ty.Base[1] != "" && depth < 32; depth++ {
+		if regTypes[strings.ToLower(strings.TrimPrefix(ty.Base[1], "_"))] && ty.Base[0] == "pg_catalog" {
+			return oracleError("the type " + name)
+		}
+		ty, ok = r.cat.Type(ty.Base[0], ty.Base[1])
 	}
 	return nil
 }
@@ -1491,7 +1511,8 @@ func (r *policyResolver) oracleFunction(names []*pg.Node) *Error {
 	}
 	schema, name := qualifiedName(names)
 	lower := strings.ToLower(name)
-	if lookupByText[lower] || regTypes[lower] || strings.HasPrefix(lower, "to_reg") {
+	if lookupByText[lower] || regTypes[lower] || strings.HasPrefix(lower, "to_reg") ||
+		strings.HasPrefix(lower, "pg_stat_") || strings.HasPrefix(lower, "pg_get_") || lower == "pg_lock_status" {
 		return oracleError("the function " + name + "()")
 	}
 	if r.cat == nil {

@@ -283,6 +283,11 @@ func TestPostgresPolicy(t *testing.T) {
 		"SELECT pg_get_viewdef('S.v_pay')",
 		"SELECT obj_description(16384, 'pg_class')",
 		"SELECT pg_get_serial_sequence('S.tokens', 'id')",
+		"SELECT query FROM pg_stat_get_activity(NULL)",
+		"SELECT relation FROM pg_lock_status()",
+		"SELECT format_type(t.oid, NULL) FROM (SELECT 1::oid AS oid) t",
+		"SELECT NULL::S.tokens",
+		"SELECT '(1,1,x)'::S.tokens",
 		"EXPLAIN SELECT name FROM S.v_people",
 	} {
 		sql := q(sql)
