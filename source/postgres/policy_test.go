@@ -283,6 +283,11 @@ func TestPostgresPolicy(t *testing.T) {
 		"SELECT pg_get_viewdef('S.v_pay')",
 		"SELECT obj_description(16384, 'pg_class')",
 		"SELECT pg_get_serial_sequence('S.tokens', 'id')",
+		"SELECT query FROM pg_stat_get_activity(NULL)",
+		"SELECT relation FROM pg_lock_status()",
+		"SELECT format_type(t.oid, NULL) FROM (SELECT 1::oid AS oid) t",
+		"SELECT NULL::S.tokens",
+		"SELECT '(1,1,x)'::S.tokens",
 		"EXPLAIN SELECT name FROM S.v_people",
 	} {
 		sql := q(sql)
@@ -348,6 +353,28 @@ func TestPostgresPolicy(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+	// A denied relation or column is refused in the words used for one
+	// that does not exist.
+	for _, pair := range [][2]string{
+		{"SELECT token FROM S.tokens", "SELECT token FROM S.nothing"},
+		{"SELECT st.salary FROM S.staff st", "SELECT st.nothing FROM S.staff st"},
+		{"SELECT dept FROM S.staff WHERE salary > 1", "SELECT dept FROM S.staff WHERE nothing > 1"},
+		{"SELECT NULL::S.tokens", "SELECT NULL::S.nothing"},
+		{"SELECT jsonb_populate_record(NULL::S.tokens, '{}')", "SELECT jsonb_populate_record(NULL::S.nothing, '{}')"},
+		{"SELECT n FROM S.m_count", "SELECT n FROM S.nothing"},
+	} {
+		_, derr := db.Query(ctx, q(pair[0]), 0)
+		_, merr := db.Query(ctx, q(pair[1]), 0)
+		if derr == nil || merr == nil {
+			t.Errorf("%s: %v; %s: %v; want both refused", pair[0], derr, pair[1], merr)
+			continue
+		}
+		d := strings.NewReplacer("tokens", "X", "salary", "X", "m_count", "X").Replace(derr.Error())
+		m := strings.ReplaceAll(merr.Error(), "nothing", "X")
+		if d != m {
+			t.Errorf("denied: %s\nmissing: %s", derr, merr)
 		}
 	}
 	// sqlmcp's own reads are not judged by the policy.
