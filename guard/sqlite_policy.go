@@ -103,6 +103,21 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 	return ds, masked, nil
 }
 
+// StepRefusal reports whether the authorizer refused something while the
+// statement PreparePolicy returned last stepped: a read it did not judge,
+// when SQLite compiled it again after the schema changed, or a pragma. The
+// engine's error then names what was refused, and this one is to be
+// returned instead. It returns nil when nothing was refused.
+func (g *SQLite) StepRefusal() *Error {
+	if g.judged == nil || len(g.denials) == 0 {
+		return nil
+	}
+	return &Error{
+		Reason: "the database's schema changed while the query ran",
+		Hint:   "Send the query again",
+	}
+}
+
 // SQLiteRead is a column a statement reads, as SQLite's authorizer reports
 // it: Column "" when it reads the table's rows only (count(*)), View the
 // innermost view (or CTE) whose definition reads it, "" for the statement

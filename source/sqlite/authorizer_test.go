@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"strings"
 	"path/filepath"
 	"testing"
 
@@ -140,6 +141,9 @@ func TestPolicySchemaChangeBeforeStep(t *testing.T) {
 		err = stepSQLite(st, nil, 0, 0, nil, func(row []any) bool { got = append(got, row...); return true })
 		if err == nil {
 			t.Errorf("the recompiled statement ran, returning %v", got)
+		}
+		if e := sc.guard.StepRefusal(); e == nil || strings.Contains(e.Error(), "password") {
+			t.Errorf("StepRefusal after the recompiled statement's refusal: %v (the engine said %v)", e, err)
 		}
 		return nil
 	})
