@@ -2,8 +2,8 @@ package sqlite
 
 import (
 	"database/sql"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
