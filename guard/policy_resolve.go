@@ -46,9 +46,10 @@ import (
 //     and pg_get_*, and pg_lock_status, whatever their arguments; and a
 //     cast to the row type of a relation the policy hides, refused in the
 //     words used for a type that does not exist;
-//   - on PostgreSQL, a call of a function (or an operator over one) that
-//     the operator allowed but that is neither built in nor from a vetted
-//     extension: its body may read what the policy hides;
+//   - on PostgreSQL, a call of a function (or an operator or a type whose
+//     values it makes) that the operator allowed but that is neither
+//     built in nor from a vetted extension: its body may read what the
+//     policy hides;
 //   - a column reference the walk did not reach (a construct it does not
 //     know), rather than let it through unjudged.
 //
@@ -1501,6 +1502,11 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 	if ok && ty.Relation[1] != "" {
 		if _, ok := r.pol.Relation(ty.Relation[0], ty.Relation[1]); !ok {
 			return missingType(qualified(schema, name))
+		}
+	}
+	if ok {
+		if e := uncheckedBodies("a value of the type "+name, ty.Calls); e != nil {
+			return e
 		}
 	}
 	// A domain over a reg* type looks objects up as its base does.
