@@ -46,6 +46,10 @@ import (
 //     and pg_get_*, and pg_lock_status, whatever their arguments; and a
 //     cast to the row type of a relation the policy hides, refused in the
 //     words used for a type that does not exist;
+//   - on PostgreSQL, a call of a function (or an operator or a type whose
+//     values it makes) that the operator allowed but that is neither
+//     built in nor from a vetted extension: its body may read what the
+//     policy hides;
 //   - a column reference the walk did not reach (a construct it does not
 //     know), rather than let it through unjudged.
 //
@@ -1431,6 +1435,13 @@ func (r *policyResolver) walkExpr(m protoreflect.Message, sc *pscope) *Error {
 		if e := r.oracleFunction(x.Funcname); e != nil {
 			return e
 		}
+	case *pg.A_Expr:
+		if r.cat != nil && len(x.Name) > 0 {
+			schema, name := qualifiedName(x.Name)
+			if e := uncheckedBodies("the operator "+name, r.cat.Operators(schema, name)); e != nil {
+				return e
+			}
+		}
 	case *pg.TypeName:
 		return r.typeName(x)
 	case *pg.SelectStmt, *pg.RangeVar, *pg.JoinExpr, *pg.RangeSubselect, *pg.RangeFunction,
@@ -1493,6 +1504,11 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 			return missingType(qualified(schema, name))
 		}
 	}
+	if ok {
+		if e := uncheckedBodies("a value of the type "+name, ty.Calls); e != nil {
+			return e
+		}
+	}
 	// A domain over a reg* type looks objects up as its base does.
 	for depth := 0; ok && ty.Base[1] != "" && depth < 32; depth++ {
 		if regTypes[strings.ToLower(strings.TrimPrefix(ty.Base[1], "_"))] && ty.Base[0] == "pg_catalog" {
@@ -1518,9 +1534,26 @@ func (r *policyResolver) oracleFunction(names []*pg.Node) *Error {
 	if r.cat == nil {
 		return nil
 	}
-	for _, f := range r.cat.Functions(schema, name) {
+	fns := r.cat.Functions(schema, name)
+	for _, f := range fns {
 		if f.Lookup {
 			return oracleError("the function " + name + "()")
+		}
+	}
+	return uncheckedBodies("the function "+name+"()", fns)
+}
+
+// uncheckedBodies refuses, under a policy, a call that can reach a
+// function the operator allowed but that is neither built in nor from a
+// vetted extension: its body may read what the policy hides, and the
+// resolver cannot see into it.
+func uncheckedBodies(what string, fns []PostgresFunction) *Error {
+	for _, f := range fns {
+		if f.Origin == OriginUser || f.Origin != "" && VettedExtensions[f.Origin] == "" {
+			return &Error{
+				Reason: fmt.Sprintf("%s can reach %s.%s(), whose body cannot be checked against this database's policy", what, f.Schema, f.Name),
+				Hint:   "Write the query with built-in functions",
+			}
 		}
 	}
 	return nil
