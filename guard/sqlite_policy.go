@@ -234,6 +234,16 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 	// views it does not name read is read on their behalf: the views
 	// they read, and a flattened view's table read for its rows only. A
 	// name the statement does not name cannot be one of its CTEs.
+	virtuals := map[string]bool{}
+	virtual := func(name string) bool {
+		key := fold(name)
+		if v, ok := virtuals[key]; ok {
+			return v
+		}
+		v := g.virtualTable(name)
+		virtuals[key] = v
+		return v
+	}
 	var checked, all bool
 	allVouched := func() bool {
 		if !checked {
@@ -296,10 +306,25 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 			}
 			return nil, g.readRefusal(r, named, lx)
 		}
+		if !allAllowed(rel) && virtual(r.table) {
+			// A module may read every column for any query: FTS's MATCH
+			// on one column takes column filters in its query text.
+			name := lx.written(rel.Name)
+			return nil, &Error{
+				Reason: fmt.Sprintf("the virtual table %s has columns you may not read, which its module reads for any query", name),
+				Hint:   "Query the tables and views you may read instead; list_tables shows them",
+			}
+		}
 		if r.column == "" {
 			continue
 		}
 		access, found := columnAccess(rel, r.column)
+		if !found && virtual(r.table) {
+			// A virtual table's hidden columns: FTS's, named as the
+			// table (MATCH, snippet()) and docid, the rowid. Every
+			// column may be read, or the module had refused above.
+			access, found = Allowed, true
+		}
 		switch {
 		case !found || access == Denied:
 			return nil, g.readRefusal(r, named, lx)
@@ -355,6 +380,16 @@ func sortedKeys(a, b map[[2]string]int) [][2]string {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
 	return keys
+}
+
+// allAllowed reports whether every column of rel is Allowed.
+func allAllowed(rel PolicyRelation) bool {
+	for _, c := range rel.Columns {
+		if c.Access != Allowed {
+			return false
+		}
+	}
+	return true
 }
 
 // columnAccess finds column in rel as SQLite matches names: ignoring
@@ -559,6 +594,17 @@ func (g *SQLite) viewNames() (map[string]bool, error) {
 		}
 	}
 	return views, nil
+}
+
+// virtualTable reports whether name is a virtual table of the main
+// database; true when that cannot be told, which refuses more.
+func (g *SQLite) virtualTable(name string) bool {
+	rows, err := g.conn.Query("SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL TABLE%'", []driver.Value{name})
+	if err != nil {
+		return true
+	}
+	defer rows.Close()
+	return rows.Next(make([]driver.Value, 1)) == nil
 }
 
 // objectType is the type of the schema object of the main database named

@@ -25,6 +25,8 @@ CREATE TABLE secrets (k TEXT, v TEXT);
 CREATE TABLE notes (body TEXT);
 CREATE VIRTUAL TABLE docs USING fts4(body);
 INSERT INTO docs VALUES ('a searchable text');
+CREATE VIRTUAL TABLE private_docs USING fts4(title, body);
+INSERT INTO private_docs VALUES ('memo', 'launchJh5 plans');
 INSERT INTO users VALUES (1, 'ann', 'ann@example.com', 'pwKq7Wz9'), (2, 'bob', 'bob@example.com', 'pwXr4Lm2');
 INSERT INTO orders (user_id, total) VALUES (1, 10.5), (2, 20), (1, 7);
 INSERT INTO secrets VALUES ('launchJh5', 'code4242Yt8Vn');
@@ -74,6 +76,7 @@ var testPolicy = policy{
 	"orders":           relation("orders", []string{"id", "user_id", "total"}, nil),
 	"notes":            relation("notes", []string{"body"}, nil),
 	"docs":             relation("docs", []string{"body"}, nil),
+	"private_docs":     relation("private_docs", []string{"title", "body"}, map[string]guard.Access{"body": guard.Denied}),
 	"user_names":       relation("user_names", []string{"id", "name"}, nil),
 	"names_of_names":   relation("names_of_names", []string{"name"}, nil),
 	"order_totals":     relation("order_totals", []string{"name", "total"}, nil),
@@ -219,6 +222,10 @@ func TestPolicyRefuses(t *testing.T) {
 		{"view in a cte", "WITH c AS (SELECT id FROM user_passwords) SELECT id FROM c", "no table named user_passwords that you may read"},
 		{"allowed view beside the denied view it reads", "SELECT l.len FROM lengths_via_passwords l, user_passwords p WHERE p.id = l.id", "no table named user_passwords that you may read"},
 		{"allowed view beside a cte named as the denied view", "WITH user_passwords AS (SELECT 1 AS id) SELECT len FROM lengths_via_passwords", "through a view, data that you may not read"},
+		// A virtual table with a denied column, whose module reads it.
+		{"fts match on an allowed column", "SELECT title FROM private_docs WHERE title MATCH 'body:launchJh5'", "the virtual table private_docs has columns you may not read"},
+		{"fts count", "SELECT count(*) FROM private_docs", "the virtual table private_docs has columns you may not read"},
+		{"fts denied column", "SELECT body FROM private_docs", "the virtual table private_docs has columns you may not read"},
 		// Side doors.
 		{"sqlite_schema", "SELECT sql FROM sqlite_schema", "no table named sqlite_schema that you may read"},
 		{"sqlite_master", "SELECT name FROM sqlite_master", "no table named sqlite_master that you may read"},
@@ -361,6 +368,7 @@ func TestPolicyAllows(t *testing.T) {
 		{"explicitly allowed view over a denied table", "SELECT one FROM secret_rows", 1, nil},
 		{"json_each", "SELECT value FROM json_each('[1, 2]')", 2, nil},
 		{"a virtual table, which reads its shadow tables", "SELECT body FROM docs", 1, nil},
+		{"full-text search", "SELECT docid, snippet(docs) FROM docs WHERE docs MATCH 'searchable'", 1, nil},
 		{"values", "VALUES (1), (2)", 2, nil},
 		{"table named like the view in a cte", "WITH c AS (SELECT name FROM user_names) SELECT name FROM c", 2, nil},
 		{"masked bare", "SELECT id, email FROM users", 2, []*guard.MaskedColumn{nil, emailMask(1)}},
@@ -429,6 +437,7 @@ func TestPolicyViewReads(t *testing.T) {
 		"secrets":               nil,
 		"notes":                 nil,
 		"docs":                  nil,
+		"private_docs":          nil,
 		"user_names":            {cr("users", "id"), cr("users", "name")},
 		"user_passwords":        {cr("users", "id"), cr("users", "password")},
 		"secret_count":          {cr("secrets", "")},
