@@ -169,13 +169,12 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 			missing = name[i+1:]
 		}
 	}
-	for _, name := range lx.tables {
-		key := fold(name)
-		if key == fold(missing) || lx.ctes[key] {
+	for _, t := range lx.tables {
+		if fold(t.name) == fold(missing) || lx.cte(t) {
 			continue
 		}
-		if _, ok := p.Relation("", name); !ok && g.objectType(name) != "" {
-			return noTable(name)
+		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
+			return noTable(t.name)
 		}
 	}
 	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
@@ -184,8 +183,8 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	}
 	if missing != "" && lx.star {
 		// As a denied column would be, when * reads the table too.
-		for _, name := range lx.tables {
-			if rel, ok := p.Relation("", name); ok && !lx.ctes[fold(name)] && hasDenied(rel) {
+		for _, t := range lx.tables {
+			if rel, ok := p.Relation("", t.name); ok && !lx.cte(t) && hasDenied(rel) {
 				return sqliteStar(lx, rel)
 			}
 		}
@@ -222,6 +221,17 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 		v := ok && !lx.ctes[key] && g.objectType(inner) == "view"
 		honored[key] = v
 		return v
+	}
+	// A relation the statement names in FROM that p does not return is
+	// refused, even when SQLite reports no read of it: a flattened view
+	// read for its rows only, the right side of USING.
+	for _, t := range lx.tables {
+		if lx.cte(t) {
+			continue
+		}
+		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
+			return nil, noTable(t.name)
+		}
 	}
 	// A view the statement names whose reads p does not vouch for is a
 	// relation it may not read, whatever its body reads.
@@ -636,7 +646,7 @@ type sqliteLex struct {
 	toks        []sqliteToken
 	words, ctes map[string]bool   // folded
 	spelled     map[string]string // folded: as first written
-	tables      []string          // the names FROM, JOIN, INTO, UPDATE and the like are followed by, as written
+	tables      []sqliteTable     // the names FROM, JOIN, INTO, UPDATE and the like are followed by
 	joinUsing   bool
 	star        bool // a * of columns (SELECT *, t.*) or x IN t, which reads every column of t
 }
@@ -647,6 +657,16 @@ type sqliteToken struct {
 	text string
 	kind byte // 'w', 'n' or 'p'
 }
+
+// sqliteTable is a name in a statement's FROM (or the like), as written;
+// qualified with a schema, it names no CTE.
+type sqliteTable struct {
+	name      string
+	qualified bool
+}
+
+// cte reports whether t may name one of the statement's CTEs.
+func (lx sqliteLex) cte(t sqliteTable) bool { return !t.qualified && lx.ctes[fold(t.name)] }
 
 // written is name as the statement spells it, or name when it does not.
 func (lx sqliteLex) written(name string) string {
@@ -776,10 +796,11 @@ func lexSQLite(sql string) sqliteLex {
 		if !name(k) {
 			return
 		}
-		if punct(k+1, ".") && name(k+2) {
+		qualified := punct(k+1, ".") && name(k+2)
+		if qualified {
 			k += 2
 		}
-		lx.tables = append(lx.tables, toks[k].text)
+		lx.tables = append(lx.tables, sqliteTable{name: toks[k].text, qualified: qualified})
 	}
 	for i := range toks {
 		if punct(i, "*") && (word(i-1, "select") || word(i-1, "distinct") || word(i-1, "all") || punct(i-1, ",") || punct(i-1, ".")) {
@@ -798,7 +819,7 @@ func lexSQLite(sql string) sqliteLex {
 		case punct(i, ")"):
 			delete(inFrom, depth)
 			depth--
-		case word(i, "from"):
+		case word(i, "from") && !word(i-1, "distinct"): // not IS [NOT] DISTINCT FROM
 			inFrom[depth] = true
 			after(i + 1)
 		case punct(i, ","):

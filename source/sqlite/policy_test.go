@@ -40,6 +40,7 @@ CREATE VIEW password_lengths AS SELECT name, length(password) AS len FROM users;
 CREATE VIEW user_emails AS SELECT id, email FROM users;
 CREATE VIEW lengths_via_passwords AS SELECT id, length(password) AS len FROM user_passwords;
 CREATE VIEW secret_rows AS SELECT 1 AS one FROM secrets;
+CREATE VIEW order_ones AS SELECT 1 AS one FROM orders;
 CREATE VIEW broken AS SELECT nosuch FROM users;
 CREATE VIEW order_totals AS SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id;
 ANALYZE;
@@ -218,6 +219,10 @@ func TestPolicyRefuses(t *testing.T) {
 		{"view of the table, count", "SELECT count(*) FROM secret_count", "no table named secret_count that you may read"},
 		{"view over a view", "SELECT * FROM names_via_passwords", "no table named names_via_passwords that you may read"},
 		{"view of the masked column", "SELECT email FROM user_emails", "no table named user_emails that you may read"},
+		{"view read for its rows only", "SELECT count(*) FROM order_ones", "no table named order_ones that you may read"},
+		{"view read for its rows only, joined", "SELECT count(*) FROM orders, order_ones", "no table named order_ones that you may read"},
+		{"view read for its rows only, comma", "SELECT count(*) FROM orders o JOIN users u ON u.id = o.user_id, main.order_ones", "no table named order_ones that you may read"},
+		{"view read for its rows only, beside a cte of its name", "WITH order_ones AS (SELECT 1) SELECT count(*) FROM main.order_ones", "no table named order_ones that you may read"},
 		{"view in a subquery", "SELECT 1 WHERE EXISTS (SELECT 1 FROM user_passwords)", "no table named user_passwords that you may read"},
 		{"view in a cte", "WITH c AS (SELECT id FROM user_passwords) SELECT id FROM c", "no table named user_passwords that you may read"},
 		{"allowed view beside the denied view it reads", "SELECT l.len FROM lengths_via_passwords l, user_passwords p WHERE p.id = l.id", "no table named user_passwords that you may read"},
@@ -449,7 +454,7 @@ func TestPolicyViewReads(t *testing.T) {
 		"lengths_via_passwords": {cr("users", "id"), cr("users", "password"), cr("user_passwords", "id"), cr("user_passwords", "password")},
 		"secret_rows":           {cr("secrets", "")},
 		"broken":                nil, // the engine cannot tell
-
+		"order_ones":            {cr("orders", "")},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Reads (-want +got):\n%s", diff)
