@@ -51,8 +51,18 @@ import (
 // a CTE named like a view takes that view's trust away. USING and NATURAL
 // JOIN, which SQLite does not report, go to the parse-tree resolver
 // (CheckPolicySQL), as do masked columns, whose READ count must match the
-// bare references the resolver finds. A statement compiled again as it
-// steps (the schema changed meanwhile) may read only what was judged.
+// bare references the resolver finds. A name in FROM that the policy does
+// not return is refused even when SQLite reports nothing of it (a
+// flattened view counted, the right side of USING). A virtual table with a
+// column that is not Allowed is refused whole: its module reads every
+// column (FTS's MATCH takes column filters in its text). A statement
+// compiled again as it steps (the schema changed meanwhile) may read only
+// what was judged.
+//
+// Refusals are worded from the statement's text, never from what exists:
+// a missing table or column and a denied one get the same words, and a
+// statement that fails for another reason after SQLite looked up a denied
+// table is refused for the table, as it would be were the table missing.
 
 // SQLiteContextAuthorizer is what a SQLiteConn implements when it can hand
 // the authorizer all four of SQLite's arguments: for a read, the table, the
