@@ -147,12 +147,12 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 }
 
 // pgViewReadsSQL lists, for each view and materialized view, what its
-// rewrite rule depends on in pg_depend: the other relations it reads
-// (refobjsubid 0), and their columns (refobjsubid > 0; system columns,
-// below 0, are left out). PostgreSQL records the whole relation for every
-// relation a rule reads and no column for a whole-row reference (t,
+// rewrite rule depends on in pg_depend: the other relations it reads, by
+// column (refobjsubid > 0; system columns, below 0, are left out) or, when
+// it reads none of their columns (count(*)), whole (refobjsubid 0).
+// PostgreSQL records no column for a whole-row reference (t, t::text,
 // row_to_json(t)), so whether the rule holds one is read from the rule's
-// own tree (a Var of attribute number 0).
+// own tree: a Var of attribute number 0.
 const pgViewReadsSQL = `WITH v AS (
 	SELECT w.oid, w.ev_class, n.nspname, c.relname, w.ev_action::text ~ ':varattno 0 ' AS whole
 	FROM pg_catalog.pg_rewrite w
@@ -169,8 +169,9 @@ ORDER BY 1, 2, 3, 4, 5`
 
 // readViewReads fills the Reads of the views and materialized views in
 // byKey: each column of another relation the view reads, and the whole
-// relation ("") where the view reads none of its columns (count(*)) or
-// holds a whole-row reference.
+// relation (Column "") where the view reads none of its columns
+// (count(*)) or, for every relation it reads, when it holds a whole-row
+// reference (which could be to any of them).
 func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey map[string]*source.TableDef) error {
 	for _, t := range byKey {
 		if t.Kind == "view" || t.Kind == "materialized view" {
@@ -181,13 +182,8 @@ func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey
 	if err != nil {
 		return fmt.Errorf("listing what views read: %w", err)
 	}
-	type rel struct{ view, schema, table string }
-	columns := map[rel]bool{} // relations some column of which a view reads
-	for _, row := range rows {
-		if source.CellText(row[4]) != "" {
-			columns[rel{source.CellText(row[0]) + "." + source.CellText(row[1]), source.CellText(row[2]), source.CellText(row[3])}] = true
-		}
-	}
+	type whole struct{ view, schema, table string }
+	added := map[whole]bool{}
 	for _, row := range rows {
 		key := source.CellText(row[0]) + "." + source.CellText(row[1])
 		t := byKey[key]
@@ -195,11 +191,14 @@ func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey
 			continue
 		}
 		read := source.ColumnRead{Schema: source.CellText(row[2]), Table: source.CellText(row[3]), Column: source.CellText(row[4])}
-		whole, _ := row[5].(bool)
-		if read.Column == "" && !whole && columns[rel{key, read.Schema, read.Table}] {
-			continue // PostgreSQL's record of the relation beside its columns
+		w := whole{key, read.Schema, read.Table}
+		if wholeRow, _ := row[5].(bool); (wholeRow || read.Column == "") && !added[w] {
+			added[w] = true
+			t.Reads = append(t.Reads, source.ColumnRead{Schema: read.Schema, Table: read.Table})
 		}
-		t.Reads = append(t.Reads, read)
+		if read.Column != "" {
+			t.Reads = append(t.Reads, read)
+		}
 	}
 	return nil
 }
