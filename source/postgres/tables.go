@@ -19,8 +19,8 @@ const pgRelations = `c.relkind IN ('r', 'v', 'm', 'p', 'f') AND NOT c.relisparti
 var pgKinds = map[string]string{"r": "table", "v": "view", "m": "materialized view", "p": "partitioned table", "f": "foreign table"}
 
 // ReadTables reads the tables of the schemas asked for (empty: all but the
-// system ones) in six catalog queries through r, the last filling each
-// view's Reads.
+// system ones) in seven catalog queries through r, the last two filling
+// each view's Reads.
 func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []string) ([]source.TableDef, error) {
 	if schemas == nil {
 		schemas = []string{}
@@ -167,11 +167,22 @@ JOIN pg_catalog.pg_class rc ON rc.oid = d.refobjid JOIN pg_catalog.pg_namespace 
 LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND d.refobjsubid > 0
 ORDER BY 1, 2, 3, 4, 5`
 
+// pgViewCallsSQL lists the views and materialized views whose rules call
+// a function, or use an operator, that is not built in (OID 16384 and
+// above): its body may read relations pg_depend does not show.
+const pgViewCallsSQL = `SELECT n.nspname, c.relname
+FROM pg_catalog.pg_rewrite w
+JOIN pg_catalog.pg_class c ON c.oid = w.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('v', 'm') AND w.rulename = '_RETURN' AND ` + pgRelations + `
+	AND EXISTS (SELECT FROM pg_catalog.pg_depend f WHERE f.classid = 2618 AND f.objid = w.oid
+		AND f.refclassid IN (1255, 2617) AND f.refobjid >= 16384)`
+
 // readViewReads fills the Reads of the views and materialized views in
 // byKey: each column of another relation the view reads, and the whole
 // relation (Column "") where the view reads none of its columns
 // (count(*)) or, for every relation it reads, when it holds a whole-row
-// reference (which could be to any of them).
+// reference (which could be to any of them). A view that calls a function
+// or operator not built in keeps Reads nil: what it reads cannot be told.
 func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey map[string]*source.TableDef) error {
 	for _, t := range byKey {
 		if t.Kind == "view" || t.Kind == "materialized view" {
@@ -181,6 +192,15 @@ func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey
 	rows, err := r.Catalog(ctx, pgViewReadsSQL, schemas)
 	if err != nil {
 		return fmt.Errorf("listing what views read: %w", err)
+	}
+	calls, err := r.Catalog(ctx, pgViewCallsSQL, schemas)
+	if err != nil {
+		return fmt.Errorf("listing the functions views call: %w", err)
+	}
+	for _, row := range calls {
+		if t := byKey[source.CellText(row[0])+"."+source.CellText(row[1])]; t != nil {
+			t.Reads = nil
+		}
 	}
 	type whole struct{ view, schema, table string }
 	added := map[whole]bool{}
