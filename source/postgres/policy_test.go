@@ -136,6 +136,9 @@ func TestPostgresPolicy(t *testing.T) {
 		CREATE VIEW S.v_v AS SELECT name FROM S.v_people WHERE id > 0;
 		CREATE VIEW S.v_pay AS SELECT st.dept, st.salary FROM S.staff st;
 		CREATE VIEW S.v_whole AS SELECT row_to_json(p) AS j FROM S.people p;
+		CREATE VIEW S.v_mixed AS SELECT p.id, p::text AS t FROM S.people p;
+		CREATE FUNCTION S.token_count() RETURNS bigint LANGUAGE sql STABLE AS 'SELECT count(*) FROM S.tokens';
+		CREATE VIEW S.v_calls AS SELECT S.token_count() AS n;
 		CREATE MATERIALIZED VIEW S.m_count AS SELECT count(*) AS n FROM S.tokens;
 		CREATE MATERIALIZED VIEW S.m_city AS SELECT p.city, count(st.id) AS n FROM S.people p JOIN S.staff st ON st.person_id = p.id GROUP BY p.city;
 		ANALYZE S.people, S.staff, S.tokens`, "S.", s+"."))
@@ -178,6 +181,8 @@ func TestPostgresPolicy(t *testing.T) {
 		"v_v":      {r("v_people", "id"), r("v_people", "name")},
 		"v_pay":    {r("staff", "dept"), r("staff", "salary")},
 		"v_whole":  {r("people", "")},
+		"v_mixed":  {r("people", ""), r("people", "id")},
+		"v_calls":  nil,
 		"m_count":  {r("tokens", "")},
 		"m_city":   {r("people", "city"), r("people", "id"), r("staff", "id"), r("staff", "person_id")},
 	}
@@ -217,6 +222,8 @@ func TestPostgresPolicy(t *testing.T) {
 		"SELECT x.token FROM S.people p, LATERAL (SELECT token FROM S.tokens k WHERE k.person_id = p.id) x",
 		"SELECT name FROM S.people UNION ALL SELECT token FROM S.tokens",
 		"SELECT n FROM S.m_count",
+		"SELECT n FROM S.v_calls",
+		"SELECT S.token_count()",
 		"SELECT (SELECT max(token) FROM S.tokens)",
 		"SELECT row_to_json(k) FROM S.tokens k",
 		// The denied column.
