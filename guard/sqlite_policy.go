@@ -86,8 +86,9 @@ var sqliteEponymous = map[string]bool{"json_each": true, "json_tree": true}
 // column, or a masked column used for anything but returning it bare, is
 // refused with an *Error worded as for a table or column that does not
 // exist. It returns the result columns that carry masked values. Until the
-// next Prepare or PreparePolicy, the statement's steps may not run a
-// pragma while p is set.
+// next Prepare or PreparePolicy, while the statement steps, it may read
+// only what was judged (and the shadow tables of virtual tables) and run
+// no pragma; StepRefusal reports a refusal then. A nil p is Prepare.
 func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []MaskedColumn, error) {
 	if p != nil && !g.inner {
 		return nil, nil, fmt.Errorf("guard: this SQLite connection does not report the view a read comes from, so a policy cannot be enforced on it")
