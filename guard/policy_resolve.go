@@ -35,16 +35,29 @@ import (
 //     exists, so the rule is the same either way (qualify the name);
 //   - EXPLAIN, whose plan names what views read;
 //   - on PostgreSQL, the catalog's existence oracles: casts and typed
-//     literals to the reg* types (regclass, regtype, regproc, ...), and
-//     every function that looks catalog objects up by name or OID, by the
-//     rule of PostgresFunction.Lookup (an argument of type oid, name or a
-//     reg* type, or a reg* result: has_table_privilege, pg_get_viewdef,
-//     pg_relation_size, obj_description, to_regclass, ...) plus the few
-//     that take the object's name as text (pg_get_serial_sequence,
-//     pg_input_is_valid, pg_input_error_info, pg_get_object_address).
+//     literals to the reg* types (regclass, regtype, regproc, ...) and to
+//     domains over them; every function PostgresFunction.Lookup marks
+//     (one with an argument or result of a reg* type, or of the catalog's
+//     families, pg_*, has_* and *_description, with an oid or name
+//     argument: to_regclass, pg_relation_size, pg_get_viewdef,
+//     has_table_privilege, obj_description); the few that take an
+//     object's name as text (pg_get_serial_sequence, pg_input_is_valid,
+//     pg_input_error_info, pg_get_object_address); the families pg_stat_*
+//     and pg_get_*, and pg_lock_status, whatever their arguments; and a
+//     cast to the row type of a relation the policy hides, refused in the
+//     words used for a type that does not exist;
+//   - on PostgreSQL, a call of a function (or an operator or a type whose
+//     values it makes) that the operator allowed but that is neither
+//     built in nor from a vetted extension: its body may read what the
+//     policy hides;
+//   - a column reference the walk did not reach (a construct it does not
+//     know), rather than let it through unjudged.
 //
 // Every refusal of a denied relation or column is worded as for one that
-// does not exist.
+// does not exist. One case cannot be: an unqualified name that matches
+// both an allowed and a denied column of the same query level (two joined
+// tables) is refused ("qualify it"), where without the denied column it
+// would have been accepted.
 
 // CheckPolicySQL parses sql with PostgreSQL's parser and judges it against
 // pol, for a query the dialect d's guard already accepted: it returns the
@@ -78,6 +91,7 @@ type policyResolver struct {
 	pol    PolicyCatalog
 	cat    PostgresCatalog // nil off PostgreSQL: no catalog oracles to refuse
 	sqlite bool
+	seen   map[*pg.ColumnRef]bool // the column references resolved
 }
 
 // statement judges a parsed statement: a query, or EXPLAIN, which a policy
@@ -93,9 +107,26 @@ func (r *policyResolver) statement(n *pg.Node) ([]MaskedColumn, *Error) {
 	if q == nil {
 		return nil, &Error{Reason: "only a query can be checked against this database's policy", Hint: "Send one SELECT statement"}
 	}
+	r.seen = map[*pg.ColumnRef]bool{}
 	out, e := r.query(q, nil)
 	if e != nil {
 		return nil, e
+	}
+	// Every column reference of the tree must have been resolved: one the
+	// walk above did not reach stands where the resolver does not look.
+	var missed *Error
+	var find func(m protoreflect.Message) bool
+	find = func(m protoreflect.Message) bool {
+		if c, ok := m.Interface().(*pg.ColumnRef); ok && !r.seen[c] {
+			missed = notUnderstood("a column reference in a place the check does not read")
+			return false
+		}
+		children(m, find)
+		return missed == nil
+	}
+	find(q.ProtoReflect())
+	if missed != nil {
+		return nil, missed
 	}
 	var masked []MaskedColumn
 	unknown := false
@@ -294,12 +325,23 @@ func (r *policyResolver) tail(q *pg.SelectStmt, sc *pscope, out []pcol) *Error {
 // position or name (which PostgreSQL tries first), or an expression.
 func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
-		if i := int(c.GetIval().Ival) - 1; i >= 0 && i < len(out) && out[i].acc == Masked {
+		i := int(c.GetIval().Ival) - 1
+		if i >= 0 && i < len(out) && out[i].acc == Masked {
 			return maskedError(out[i].origin)
+		}
+		// After a function's columns of unknown number, a position may
+		// reach any column.
+		if slices.ContainsFunc(out[:min(max(i, 0), len(out))], func(c pcol) bool { return c.unknown }) {
+			for _, c := range out {
+				if c.acc == Masked {
+					return maskedError(c.origin)
+				}
+			}
 		}
 		return nil
 	}
 	if name, ok := bareName(n); ok {
+		r.seen[n.GetColumnRef()] = true
 		found := false
 		for _, c := range out {
 			if !c.unknown && r.eq(c.name, name) {
@@ -890,9 +932,9 @@ func (r *policyResolver) join(j *pg.JoinExpr, sc *pscope, left []*pitem) ([]*pit
 		}
 	}
 	jit.restricted = lshow.restricted || rshow.restricted
-	all := append(append(slices.Clip(litems), ritems...), jit)
 	if j.Quals != nil {
-		on := &pscope{parent: sc.parent, ctes: sc.ctes, items: all}
+		// ON sees the two sides, not the join's merged columns.
+		on := &pscope{parent: sc.parent, ctes: sc.ctes, items: append(slices.Clip(litems), ritems...)}
 		if e := r.expr(j.Quals, on); e != nil {
 			return nil, nil, e
 		}
@@ -951,6 +993,7 @@ func (r *policyResolver) systemColumn(it *pitem, name string) bool {
 func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 	if c := rt.Val.GetColumnRef(); c != nil {
 		if isStar(c) {
+			r.seen[c] = true
 			return r.expand(c.Fields[:len(c.Fields)-1], sc)
 		}
 		res, e := r.resolve(c, sc)
@@ -983,7 +1026,7 @@ func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 					col.name = pick(rt.Name, col.name)
 					return []pcol{col}, nil
 				case *pg.Node_AStar: // (t).*
-					return r.starOf(res.item)
+					return r.starOf(res.item, "("+res.item.name+").*")
 				}
 			}
 		}
@@ -1061,7 +1104,7 @@ func (r *policyResolver) expand(qual []*pg.Node, sc *pscope) ([]pcol, *Error) {
 			if !it.colsVisible {
 				continue
 			}
-			cols, e := r.starOf(it)
+			cols, e := r.starOf(it, "*")
 			if e != nil {
 				return nil, e
 			}
@@ -1076,17 +1119,17 @@ func (r *policyResolver) expand(qual []*pg.Node, sc *pscope) ([]pcol, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	return r.starOf(it)
+	return r.starOf(it, it.name+".*")
 }
 
 // starOf is an item's columns as * expands them: refused when one is
-// denied.
-func (r *policyResolver) starOf(it *pitem) ([]pcol, *Error) {
+// denied. star is how the query wrote it, for the message.
+func (r *policyResolver) starOf(it *pitem, star string) ([]pcol, *Error) {
 	var out []pcol
 	for _, c := range it.cols {
 		if c.acc == Denied {
 			return nil, &Error{
-				Reason: fmt.Sprintf("%s.* would read columns of %s that you may not read", it.name, it.name),
+				Reason: fmt.Sprintf("%s would read columns of %s that you may not read", star, it.name),
 				Hint:   "Name the columns instead: " + readable(it),
 			}
 		}
@@ -1192,6 +1235,7 @@ func (r *policyResolver) qualifiedColumn(it *pitem, name string) (pcol, *Error) 
 // resolve resolves a column reference that is not a star, as PostgreSQL
 // does (see the rules at the top of the file).
 func (r *policyResolver) resolve(c *pg.ColumnRef, sc *pscope) (resolved, *Error) {
+	r.seen[c] = true
 	if len(c.Fields) == 0 {
 		return resolved{}, notUnderstood("an empty column reference")
 	}
@@ -1264,7 +1308,16 @@ func (r *policyResolver) resolve(c *pg.ColumnRef, sc *pscope) (resolved, *Error)
 			Hint:   "Qualify a column of an outer query with its table or alias (t." + name + ")",
 		}
 	}
-	// A bare name that is no column may be a whole-row reference.
+	// A bare name that is no column may be a whole-row reference, unless
+	// PostgreSQL, which tries columns at every level first, would bind it
+	// to a denied column of an outer level.
+	for s := sc.parent; s != nil && !denied; s = s.parent {
+		for _, it := range s.items {
+			if c, found := r.column(it, name); it.colsVisible && found && c.acc == Denied {
+				denied = true
+			}
+		}
+	}
 	for s := sc; s != nil; s = s.parent {
 		for _, it := range s.items {
 			if it.relVisible && r.eq(it.name, name) {
@@ -1312,6 +1365,7 @@ func (r *policyResolver) walkExpr(m protoreflect.Message, sc *pscope) *Error {
 	switch x := m.Interface().(type) {
 	case *pg.ColumnRef:
 		if isStar(x) {
+			r.seen[x] = true
 			if len(x.Fields) == 1 {
 				for _, it := range sc.items {
 					if it.colsVisible {
@@ -1381,6 +1435,13 @@ func (r *policyResolver) walkExpr(m protoreflect.Message, sc *pscope) *Error {
 		if e := r.oracleFunction(x.Funcname); e != nil {
 			return e
 		}
+	case *pg.A_Expr:
+		if r.cat != nil && len(x.Name) > 0 {
+			schema, name := qualifiedName(x.Name)
+			if e := uncheckedBodies("the operator "+name, r.cat.Operators(schema, name)); e != nil {
+				return e
+			}
+		}
 	case *pg.TypeName:
 		return r.typeName(x)
 	case *pg.SelectStmt, *pg.RangeVar, *pg.JoinExpr, *pg.RangeSubselect, *pg.RangeFunction,
@@ -1405,7 +1466,10 @@ var regTypes = map[string]bool{
 
 // lookupByText are the built-in functions that look a catalog object up by
 // a name given as text and return no object identifier, so that
-// PostgresFunction.Lookup does not mark them.
+// PostgresFunction.Lookup does not mark them. Besides them, the families
+// pg_stat_* and pg_get_*, and pg_lock_status, are refused whatever their
+// arguments: they report on relations (their statistics, definitions and
+// locks) and on other sessions' queries.
 var lookupByText = map[string]bool{
 	"pg_get_serial_sequence": true, "pg_input_is_valid": true, "pg_input_error_info": true,
 	"pg_get_object_address": true,
@@ -1431,6 +1495,27 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 	if regTypes[strings.ToLower(strings.TrimPrefix(name, "_"))] && (schema == "" || schema == "pg_catalog") {
 		return oracleError("the type " + name)
 	}
+	if r.cat == nil {
+		return nil
+	}
+	ty, ok := r.cat.Type(schema, name)
+	if ok && ty.Relation[1] != "" {
+		if _, ok := r.pol.Relation(ty.Relation[0], ty.Relation[1]); !ok {
+			return missingType(qualified(schema, name))
+		}
+	}
+	if ok {
+		if e := uncheckedBodies("a value of the type "+name, ty.Calls); e != nil {
+			return e
+		}
+	}
+	// A domain over a reg* type looks objects up as its base does.
+	for depth := 0; ok && ty.Base[1] != "" && depth < 32; depth++ {
+		if regTypes[strings.ToLower(strings.TrimPrefix(ty.Base[1], "_"))] && ty.Base[0] == "pg_catalog" {
+			return oracleError("the type " + name)
+		}
+		ty, ok = r.cat.Type(ty.Base[0], ty.Base[1])
+	}
 	return nil
 }
 
@@ -1442,15 +1527,33 @@ func (r *policyResolver) oracleFunction(names []*pg.Node) *Error {
 	}
 	schema, name := qualifiedName(names)
 	lower := strings.ToLower(name)
-	if lookupByText[lower] || regTypes[lower] || strings.HasPrefix(lower, "to_reg") {
+	if lookupByText[lower] || regTypes[lower] || strings.HasPrefix(lower, "to_reg") ||
+		strings.HasPrefix(lower, "pg_stat_") || strings.HasPrefix(lower, "pg_get_") || lower == "pg_lock_status" {
 		return oracleError("the function " + name + "()")
 	}
 	if r.cat == nil {
 		return nil
 	}
-	for _, f := range r.cat.Functions(schema, name) {
+	fns := r.cat.Functions(schema, name)
+	for _, f := range fns {
 		if f.Lookup {
 			return oracleError("the function " + name + "()")
+		}
+	}
+	return uncheckedBodies("the function "+name+"()", fns)
+}
+
+// uncheckedBodies refuses, under a policy, a call that can reach a
+// function the operator allowed but that is neither built in nor from a
+// vetted extension: its body may read what the policy hides, and the
+// resolver cannot see into it.
+func uncheckedBodies(what string, fns []PostgresFunction) *Error {
+	for _, f := range fns {
+		if f.Origin == OriginUser || f.Origin != "" && VettedExtensions[f.Origin] == "" {
+			return &Error{
+				Reason: fmt.Sprintf("%s can reach %s.%s(), whose body cannot be checked against this database's policy", what, f.Schema, f.Name),
+				Hint:   "Write the query with built-in functions",
+			}
 		}
 	}
 	return nil

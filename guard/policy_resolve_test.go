@@ -2,6 +2,7 @@ package guard_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,6 +105,29 @@ func TestPolicyAccepts(t *testing.T) {
 		{"tablesample", "SELECT email FROM customers TABLESAMPLE SYSTEM (10)", []guard.MaskedColumn{email(0)}},
 		{"star of masked table", "SELECT * FROM (SELECT id, name, email FROM customers) c", []guard.MaskedColumn{email(2)}},
 		{"is null on allowed", "SELECT email FROM customers WHERE name IS NOT NULL", []guard.MaskedColumn{email(0)}},
+		{"left join anti", "SELECT c.name, o.total FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE o.id IS NULL", nil},
+		{"correlated qualified", "SELECT c.name, (SELECT count(*) FROM orders o WHERE o.customer_id = c.id) FROM customers c", nil},
+		{"full join using star", "SELECT * FROM orders FULL JOIN plain ON plain.a = orders.id", nil},
+		{"using star order", "SELECT * FROM (SELECT id, email FROM customers) c JOIN orders USING (id)", []guard.MaskedColumn{email(1)}},
+		{"using unqualified merged", "SELECT id, email FROM customers JOIN orders USING (id) WHERE id > 1", []guard.MaskedColumn{email(1)}},
+		{"using alias", "SELECT u.id FROM orders JOIN (SELECT id FROM customers) c USING (id) AS u", nil},
+		{"nested joins", "SELECT c.email, p.b FROM customers c JOIN orders o ON o.customer_id = c.id JOIN plain p ON p.a = o.id", []guard.MaskedColumn{email(0)}},
+		{"join alias star", "SELECT * FROM (orders o JOIN plain p ON p.a = o.id) AS j(i)", nil},
+		{"lateral function", "SELECT c.name, x FROM customers c, unnest(ARRAY[c.name]) AS u(x)", nil},
+		{"exists with star", "SELECT name FROM customers c WHERE EXISTS (SELECT * FROM orders o WHERE o.customer_id = c.id)", nil},
+		{"in list", "SELECT email FROM customers WHERE id IN (1, 2, 3)", []guard.MaskedColumn{email(0)}},
+		{"case on allowed", "SELECT CASE WHEN city = 'Oslo' THEN 'N' ELSE 'S' END AS region, count(*) FROM customers GROUP BY 1", nil},
+		{"group by pk with masked", "SELECT id, email FROM customers GROUP BY id", []guard.MaskedColumn{email(1)}},
+		{"masked twice", "SELECT email, email AS again FROM customers", []guard.MaskedColumn{email(0), email(1)}},
+		{"having count", "SELECT city FROM customers GROUP BY city HAVING count(*) > 1", nil},
+		{"distinct without masked", "SELECT DISTINCT city FROM customers", nil},
+		{"distinct over subquery not returning masked", "SELECT DISTINCT city FROM (SELECT email, city FROM customers) s", nil},
+		{"count over masked subquery", "SELECT count(*) FROM (SELECT email FROM customers) s", nil},
+		{"cte used twice", "WITH c AS (SELECT id, email FROM customers) SELECT a.email FROM c a JOIN c b ON b.id = a.id", []guard.MaskedColumn{email(0)}},
+		{"fetch with ties", "SELECT email FROM customers ORDER BY id FETCH FIRST 1 ROWS WITH TIES", []guard.MaskedColumn{email(0)}},
+		{"values join", "SELECT v.x, c.email FROM (VALUES (1)) v(x) JOIN customers c ON c.id = v.x", []guard.MaskedColumn{email(1)}},
+		{"sqlvalue", "SELECT current_user, current_date", nil},
+		{"json of allowed columns", "SELECT json_build_object('id', id, 'city', city) FROM customers", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := guard.CheckPolicySQL(tc.sql, testPolicy, sqlmcp.Postgres)
@@ -227,6 +251,22 @@ func TestPolicyRefuses(t *testing.T) {
 		{"unknown qualified column", "SELECT c.nothing FROM customers c", "no column named nothing that you may read in c"},
 		{"unknown qualifier", "SELECT x.id FROM customers c", "no table or alias named x"},
 		{"forward cte", "WITH RECURSIVE a AS (SELECT x FROM b), b AS (SELECT 1 AS x) SELECT x FROM a", "used before it is defined"},
+		{"whole row shadowed by an outer denied column", "SELECT (SELECT salary FROM (SELECT 1) salary) FROM employees", "cannot be resolved for certain"},
+		{"position after opaque star", "SELECT f.*, c.email FROM some_function() f, customers c ORDER BY 3", "is masked"},
+		{"join on sees no merged columns", "SELECT 1 FROM orders o JOIN plain p ON p.a = o.id JOIN customers c ON email = 'x'", "is masked"},
+		{"opaque inner, outer masked", "SELECT (SELECT email FROM some_function() f) FROM customers", "whose columns are not known"},
+		{"masked in a join of a cte", "WITH c AS (SELECT id, email FROM customers) SELECT a.id FROM c a JOIN c b ON b.email = a.email", "is masked"},
+		{"masked in lateral where", "SELECT c.id FROM customers c, LATERAL (SELECT 1 FROM orders o WHERE o.note = c.email) x", "is masked"},
+		{"masked row comparison", "SELECT id FROM customers WHERE (id, email) = (1, 'x')", "is masked"},
+		{"masked in values of in", "SELECT id FROM customers WHERE email IN ('a', 'b')", "is masked"},
+		{"masked coalesce", "SELECT coalesce(email, '') FROM customers", "is masked"},
+		{"masked array", "SELECT ARRAY[email] FROM customers", "is masked"},
+		{"masked row", "SELECT ROW(email) FROM customers", "is masked"},
+		{"masked json_build_object", "SELECT json_build_object('e', email) FROM customers", "is masked"},
+		{"masked functional notation", "SELECT email(c) FROM customers c", "whole row of c"},
+		{"masked filter", "SELECT count(*) FILTER (WHERE email > 'a') FROM customers", "is masked"},
+		{"masked grouping sets", "SELECT count(*) FROM customers GROUP BY GROUPING SETS ((city), (email))", "is masked"},
+		{"masked nullif", "SELECT NULLIF(email, 'x') FROM customers", "is masked"},
 		// Catalog oracles.
 		{"regclass cast", "SELECT 'employees'::regclass", "the type regclass looks up the database's catalog"},
 		{"regclass typed literal", "SELECT regclass 'employees'", "the type regclass"},
@@ -318,4 +358,108 @@ func (f sqliteFold) Relation(schema, name string) (guard.PolicyRelation, bool) {
 		}
 	}
 	return guard.PolicyRelation{}, false
+}
+
+// lookupCatalog is testCatalog with what the policy resolver reads of a
+// real catalog: functions marked Lookup, and relations' row types.
+type lookupCatalog struct{ guard.PostgresCatalog }
+
+func (c lookupCatalog) Functions(schema, name string) []guard.PostgresFunction {
+	fns := c.PostgresCatalog.Functions(schema, name)
+	for i := range fns {
+		fns[i].Lookup = fns[i].Name == "obj_description" || fns[i].Name == "format_type"
+	}
+	return fns
+}
+
+func (c lookupCatalog) Type(schema, name string) (guard.PostgresType, bool) {
+	switch name {
+	case "no_such_type":
+		return guard.PostgresType{}, false
+	case "api_tokens", "customers", "_api_tokens":
+		return guard.PostgresType{Origin: guard.OriginUser, Relation: [2]string{"public", strings.TrimPrefix(name, "_")}}, true
+	}
+	return c.PostgresCatalog.Type(schema, name)
+}
+
+func TestPostgresPolicyLimit(t *testing.T) {
+	// refresh_stats, a user's function, is allowed by the operator.
+	allowed := testCatalog.with(nil, nil)
+	allowed.named = map[string]bool{"public.refresh_stats": true}
+	cat := lookupCatalog{allowed}
+	q, err := guard.PostgresPolicyLimit("SELECT id, email FROM customers;", 11, cat, testPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []guard.MaskedColumn{email(1)}; !cmp.Equal(q.Masked, want) || !strings.HasSuffix(q.Text, "LIMIT 11") {
+		t.Errorf("PostgresPolicyLimit = %+v, want the query limited with %v masked", q, want)
+	}
+	if q, err := guard.PostgresPolicyLimit("SELECT email FROM customers", 0, cat, testPolicy); err != nil || q.Text != "SELECT email FROM customers" || len(q.Masked) != 1 {
+		t.Errorf("PostgresPolicyLimit without a limit = %+v, %v", q, err)
+	}
+	if _, err := guard.PostgresPolicyLimit("SELECT salary FROM employees", 11, cat, nil); err != nil {
+		t.Errorf("without a policy: %v", err)
+	}
+	if m, err := guard.CheckPostgresPolicy("SELECT NULL::customers, email FROM customers", cat, testPolicy); err != nil || len(m) != 1 || m[0].Position != 1 {
+		t.Errorf("CheckPostgresPolicy = %v, %v", m, err)
+	}
+	for _, sql := range []string{
+		"SELECT obj_description(1, 'pg_class')",
+		"SELECT format_type(16390, NULL)",
+		"SELECT NULL::api_tokens",
+		"SELECT jsonb_build_object('a', NULL::api_tokens)",
+		"SELECT '{}'::api_tokens[]",
+		"EXPLAIN SELECT id FROM orders",
+		"SELECT salary FROM employees",
+		"SELECT refresh_stats()",
+	} {
+		if _, err := guard.CheckPostgresPolicy(sql, cat, testPolicy); err == nil {
+			t.Errorf("CheckPostgresPolicy(%q) accepted it", sql)
+		}
+		if _, err := guard.CheckPostgresPolicy(sql, cat, nil); err != nil {
+			t.Errorf("CheckPostgresPolicy(%q) without a policy: %v", sql, err)
+		}
+	}
+	// A hidden relation's row type is refused as a type that does not
+	// exist.
+	_, hidden := guard.CheckPostgresPolicy("SELECT NULL::api_tokens", cat, testPolicy)
+	_, none := guard.CheckPostgresPolicy("SELECT NULL::no_such_type", cat, testPolicy)
+	if hidden == nil || none == nil || strings.ReplaceAll(hidden.Error(), "api_tokens", "no_such_type") != none.Error() {
+		t.Errorf("hidden row type: %v; missing type: %v", hidden, none)
+	}
+}
+
+// FuzzPolicy checks that the resolver never panics and answers the same
+// twice, from the policy tests' queries.
+func FuzzPolicy(f *testing.F) {
+	for _, s := range []string{
+		"SELECT id, email FROM customers",
+		"SELECT * FROM (SELECT id, email FROM customers) s",
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r",
+		"SELECT c.name, l.total FROM customers c, LATERAL (SELECT o.total FROM orders o WHERE o.customer_id = c.id LIMIT 1) l",
+		"SELECT a, b FROM ROWS FROM (generate_series(1, 2), json_to_record('{}') AS (x int)) AS r(a, b)",
+		"SELECT j.v FROM JSON_TABLE('[1]', '$[*]' COLUMNS (v int PATH '$', NESTED PATH '$' COLUMNS (w int PATH '$'))) j",
+		"SELECT x.v FROM XMLTABLE('/a' PASSING '<a/>' COLUMNS v text PATH '.', o FOR ORDINALITY) x",
+		"SELECT * FROM orders o JOIN plain p USING (id) AS u, LATERAL unnest(ARRAY[u.id]) WITH ORDINALITY",
+		"SELECT (c).email, (c).*, c.* FROM customers c GROUP BY GROUPING SETS ((id), ()) ORDER BY 1",
+		"SELECT 'x'::regclass, NULL::customers, to_jsonb(c) FROM customers c WHERE c = c",
+		"SELECT id FROM customers UNION SELECT id FROM orders ORDER BY 1 LIMIT 1",
+	} {
+		f.Add(s)
+	}
+	cat := lookupCatalog{testCatalog}
+	f.Fuzz(func(t *testing.T, sql string) {
+		m1, e1 := guard.CheckPostgresPolicy(sql, cat, testPolicy)
+		m2, e2 := guard.CheckPostgresPolicy(sql, cat, testPolicy)
+		if fmt.Sprint(m1, e1) != fmt.Sprint(m2, e2) {
+			t.Fatalf("%q: %v %v, then %v %v", sql, m1, e1, m2, e2)
+		}
+		if _, err := guard.CheckPolicySQL(sql, testPolicy, sqlmcp.SQLite); err != nil {
+			var ge *guard.Error
+			var se *guard.SyntaxError
+			if !errors.As(err, &ge) && !errors.As(err, &se) {
+				t.Fatalf("%q: %v (%T), want an *Error or a *SyntaxError", sql, err, err)
+			}
+		}
+	})
 }

@@ -148,10 +148,11 @@ const limitPrefix = "SELECT * FROM (\n"
 // in parallel. Empty statements before sql's own and the semicolon after it
 // are left out. The errors are CheckPostgres's.
 func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, error) {
-	if limit <= 0 {
+	q, err := PostgresPolicyLimit(sql, max(limit, 0), cat, nil)
+	if err == nil && limit <= 0 && !q.Explain {
 		return PostgresQuery{}, fmt.Errorf("guard: the row limit must be positive, not %d", limit)
 	}
-	return PostgresPolicyLimit(sql, limit, cat, nil)
+	return q, err
 }
 
 // CheckPostgresPolicy is CheckPostgres under a table and column policy

@@ -75,6 +75,11 @@ type PostgresType struct {
 	// pg_get_constraintdef writes them: "CHECK ((VALUE > 0))". The guard
 	// reads them as it reads the query.
 	Checks []string
+	// Relation is, for a relation's row type or an array of one, the
+	// relation's schema and name; empty otherwise. Under a policy a cast
+	// to the row type of a relation the policy hides is refused as a cast
+	// to a type that does not exist.
+	Relation [2]string
 }
 
 // VettedExtensions are the extensions whose functions, operators and types
@@ -196,7 +201,7 @@ func (w *pgWalker) judgeType(names []string) *Error {
 			if schema != "" {
 				full = schema + "." + name
 			}
-			return &Error{MissingType: full, Reason: "no type named " + full, Hint: "Check the type's spelling; pg_type lists the types this database has"}
+			return missingType(full)
 		}
 		label := "the type " + name
 		if t.Origin != "" && !t.Allowed && t.Origin != OriginUser && VettedExtensions[t.Origin] == "" {
@@ -221,6 +226,12 @@ func (w *pgWalker) judgeType(names []string) *Error {
 		schema, name = t.Base[0], t.Base[1]
 	}
 	return nil
+}
+
+// missingType refuses a type the database lacks; the policy resolver
+// refuses a hidden relation's row type in the same words.
+func missingType(full string) *Error {
+	return &Error{MissingType: full, Reason: "no type named " + full, Hint: "Check the type's spelling; pg_type lists the types this database has"}
 }
 
 // maxCheckDepth bounds how deeply domain CHECKs that cast to other domains

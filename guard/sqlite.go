@@ -30,14 +30,16 @@ var deniedFunctions = map[string]bool{
 // Like the connection it guards, a SQLite is not safe for concurrent use.
 type SQLite struct {
 	conn      SQLiteConn
-	functions map[string]bool // allowed functions, lower-cased
-	denials   []string        // what the authorizer refused while compiling
-	compiling bool            // Prepare is compiling the caller's SQL
-	first     int             // the first action the authorizer saw while compiling; -1 for none
-	inner     bool            // the authorizer is told the view a read comes from
-	policy    PolicyCatalog   // the policy of the statement compiled last; nil for none
-	record    bool            // record what the statement compiling reads
-	reads     []sqliteRead    // what it read
+	functions map[string]bool     // allowed functions, lower-cased
+	denials   []string            // what the authorizer refused while compiling
+	compiling bool                // Prepare is compiling the caller's SQL
+	first     int                 // the first action the authorizer saw while compiling; -1 for none
+	inner     bool                // the authorizer is told the view a read comes from
+	policy    PolicyCatalog       // the policy of the statement compiled last; nil for none
+	record    bool                // record what the statement compiling reads
+	reads     []sqliteRead        // what it read
+	judged    map[sqliteRead]bool // what the statement judged under a policy read; nil for none
+	shadow    map[string]bool     // the virtual tables' shadow tables, folded
 }
 
 // stepPragmas are the pragmas SQLite runs inside the table-valued pragma
@@ -72,13 +74,15 @@ type SQLiteConn interface {
 // allows reading tables, SELECT, recursive CTEs and the built-in functions a
 // query needs, and limits that make ATTACH (and so VACUUM INTO) impossible.
 // Call it before conn runs anything else, as from a driver's ConnectHook.
+// A conn that is also a SQLiteContextAuthorizer gets the authorizer
+// through it, and can then enforce a policy (PreparePolicy).
 func NewSQLite(conn SQLiteConn) (*SQLite, error) {
 	functions, err := builtinFunctions(conn)
 	if err != nil {
 		return nil, err
 	}
 	connectVirtualTables(conn)
-	g := &SQLite{conn: conn, functions: functions}
+	g := &SQLite{conn: conn, functions: functions, shadow: shadowTables(conn)}
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes)
 	if ca, ok := conn.(SQLiteContextAuthorizer); ok {
@@ -109,6 +113,24 @@ func builtinFunctions(conn SQLiteConn) (map[string]bool, error) {
 		}
 	}
 	return functions, nil
+}
+
+// shadowTables lists the shadow tables of conn's virtual tables (FTS's
+// _content, R*Tree's _node), folded.
+func shadowTables(conn SQLiteConn) map[string]bool {
+	shadow := map[string]bool{}
+	rows, err := conn.Query("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'", nil)
+	if err != nil {
+		return shadow
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, 1)
+	for rows.Next(dest) == nil {
+		if name, ok := dest[0].(string); ok {
+			shadow[fold(name)] = true
+		}
+	}
+	return shadow
 }
 
 // connectVirtualTables opens each virtual table once before the authorizer
@@ -152,8 +174,19 @@ func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 		// READ covers tables, views and the table-valued pragma functions
 		// (pragma_table_info(...)), which SQLite offers only for pragmas
 		// without side effects.
-		if action == sqlite3.SQLITE_READ && g.compiling && g.record {
-			g.reads = append(g.reads, sqliteRead{table: arg1, column: arg2, database: database, inner: inner})
+		if action != sqlite3.SQLITE_READ {
+			return sqlite3.SQLITE_OK
+		}
+		r := sqliteRead{table: arg1, column: arg2, database: database, inner: inner}
+		if g.compiling && g.record {
+			g.reads = append(g.reads, r)
+		}
+		// While a statement judged under a policy steps, SQLite compiles
+		// it again if the schema changed meanwhile, and a virtual table's
+		// module reads its shadow tables; anything else it would read
+		// was not judged.
+		if !g.compiling && g.judged != nil && !g.judged[r] && !g.shadow[fold(arg1)] {
+			break
 		}
 		return sqlite3.SQLITE_OK
 	case sqlite3.SQLITE_FUNCTION:
@@ -241,7 +274,7 @@ func hintFor(denial string) string {
 // closes the statement. It judges sql under no policy: for sqlmcp's own
 // statements, or a source without one (see PreparePolicy).
 func (g *SQLite) Prepare(sql string) (driver.Stmt, error) {
-	g.policy, g.record = nil, false
+	g.policy, g.record, g.judged = nil, false, nil
 	return g.prepare(sql)
 }
 

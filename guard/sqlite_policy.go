@@ -36,15 +36,33 @@ import (
 //     fourth argument; a FROM subquery's reads keep the context around it.
 //     Reads of a subquery's or CTE's columns are not reported.
 //   - USING and NATURAL JOIN columns are not reported at all, on either
-//     side (SELECT 1 FROM a JOIN b USING (k) reports nothing of k).
+//     side: SELECT 1 FROM a JOIN b USING (k) reports a's rows only, and
+//     nothing of b.
 //   - sqlite_schema is reported as sqlite_master (sqlite_temp_master in
 //     temp); the table-valued pragma functions as READs of pragma_NAME at
 //     compile time, then an SQLITE_PRAGMA action while the query steps.
 //
-// Hence the rules below: a CTE's name never vouches for the reads inside
-// it, only a view of the main database the policy returns does; USING and
-// NATURAL JOIN, which SQLite does not report, go to the parse-tree
-// resolver (CheckPolicySQL), as do masked columns.
+// Hence the rules below. A read from a view of the main database that the
+// policy returns is not judged (the policy returns only views whose reads
+// are harmless or that the operator allowed); nor, when the policy returns
+// every view the statement names, is a read from a view the statement does
+// not name, which only those views can reach. A CTE's name vouches for
+// nothing: its body is the statement's own text, judged like the rest, and
+// a CTE named like a view takes that view's trust away. USING and NATURAL
+// JOIN, which SQLite does not report, go to the parse-tree resolver
+// (CheckPolicySQL), as do masked columns, whose READ count must match the
+// bare references the resolver finds. A name in FROM that the policy does
+// not return is refused even when SQLite reports nothing of it (a
+// flattened view counted, the right side of USING). A virtual table with a
+// column that is not Allowed is refused whole: its module reads every
+// column (FTS's MATCH takes column filters in its text). A statement
+// compiled again as it steps (the schema changed meanwhile) may read only
+// what was judged.
+//
+// Refusals are worded from the statement's text, never from what exists:
+// a missing table or column and a denied one get the same words, and a
+// statement that fails for another reason after SQLite looked up a denied
+// table is refused for the table, as it would be were the table missing.
 
 // SQLiteContextAuthorizer is what a SQLiteConn implements when it can hand
 // the authorizer all four of SQLite's arguments: for a read, the table, the
@@ -68,13 +86,14 @@ var sqliteEponymous = map[string]bool{"json_each": true, "json_tree": true}
 // column, or a masked column used for anything but returning it bare, is
 // refused with an *Error worded as for a table or column that does not
 // exist. It returns the result columns that carry masked values. Until the
-// next Prepare or PreparePolicy, the statement's steps may not run a
-// pragma while p is set.
+// next Prepare or PreparePolicy, while the statement steps, it may read
+// only what was judged (and the shadow tables of virtual tables) and run
+// no pragma; StepRefusal reports a refusal then. A nil p is Prepare.
 func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []MaskedColumn, error) {
 	if p != nil && !g.inner {
 		return nil, nil, fmt.Errorf("guard: this SQLite connection does not report the view a read comes from, so a policy cannot be enforced on it")
 	}
-	g.policy, g.record = p, p != nil
+	g.policy, g.record, g.judged = p, p != nil, nil
 	g.reads = g.reads[:0]
 	ds, err := g.prepare(sql)
 	if err != nil && p != nil {
@@ -88,7 +107,26 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 		ds.Close()
 		return nil, nil, err
 	}
+	g.judged = make(map[sqliteRead]bool, len(g.reads))
+	for _, r := range g.reads {
+		g.judged[r] = true
+	}
 	return ds, masked, nil
+}
+
+// StepRefusal reports whether the authorizer refused something while the
+// statement PreparePolicy returned last stepped: a read it did not judge,
+// when SQLite compiled it again after the schema changed, or a pragma. The
+// engine's error then names what was refused, and this one is to be
+// returned instead. It returns nil when nothing was refused.
+func (g *SQLite) StepRefusal() *Error {
+	if g.judged == nil || len(g.denials) == 0 {
+		return nil
+	}
+	return &Error{
+		Reason: "the database's schema changed while the query ran",
+		Hint:   "Send the query again",
+	}
 }
 
 // SQLiteRead is a column a statement reads, as SQLite's authorizer reports
@@ -102,7 +140,7 @@ type SQLiteRead struct{ Table, Column, View string }
 // for SELECT * FROM v, what the view v reads, through the views it reads.
 // It returns Prepare's errors.
 func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
-	g.policy, g.record = nil, true
+	g.policy, g.record, g.judged = nil, true, nil
 	g.reads = g.reads[:0]
 	ds, err := g.prepare(sql)
 	g.record = false
@@ -117,22 +155,58 @@ func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
 	return out, nil
 }
 
-// reword words SQLite's own error for a missing table or column as the
-// policy's refusals are worded, so that a table or column that does not
-// exist cannot be told from one the policy denies.
+// reword turns an error from compiling sql under p into what the model
+// may be told. SQLite looks a statement's tables up before anything else
+// that can fail (its columns, its functions, the authorizer's refusals, a
+// second statement), so a statement that reads a denied table and fails
+// for another reason must be refused as reading the table, as it would
+// be if the table did not exist. Missing tables and columns are worded as
+// the policy's refusals are, so that what does not exist cannot be told
+// from what is denied. A syntax error comes before any lookup, and is
+// returned as it is.
 func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	msg := err.Error()
+	if strings.HasSuffix(msg, ": syntax error") || msg == "incomplete input" || strings.HasPrefix(msg, "unrecognized token: ") {
+		return err
+	}
 	lx := lexSQLite(sql)
+	if _, jerr := g.judgeReads(sql, p); jerr != nil {
+		return jerr
+	}
+	missing := ""
+	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+		missing = name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			missing = name[i+1:]
+		}
+	}
+	for _, t := range lx.tables {
+		if fold(t.name) == fold(missing) || lx.cte(t) {
+			continue
+		}
+		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
+			return noTable(t.name)
+		}
+	}
 	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
 		name = strings.TrimPrefix(name, "main.")
-		return sqliteNoTable(lx.written(name))
+		return noTable(lx.written(name))
 	}
-	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
+	if missing != "" && lx.star {
+		// As a denied column would be, when * reads the table too.
+		for _, t := range lx.tables {
+			if rel, ok := p.Relation("", t.name); ok && !lx.cte(t) && hasDenied(rel) {
+				return sqliteStar(lx, rel)
+			}
+		}
+	}
+	if missing != "" {
+		name := strings.TrimPrefix(msg, "no such column: ")
 		qualifier := ""
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
-			qualifier, name = name[:i], name[i+1:]
+			qualifier = name[:i]
 		}
-		return sqliteNoColumn(lx, p, qualifier, lx.written(name))
+		return sqliteNoColumn(lx, p, qualifier, lx.written(missing))
 	}
 	return err
 }
@@ -141,6 +215,13 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 // returns the masked result columns.
 func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error) {
 	lx := lexSQLite(sql)
+	if len(lx.toks) > 0 && lx.toks[0].kind == 'w' && strings.EqualFold(lx.toks[0].text, "explain") {
+		// The plan names the tables a view reads.
+		return nil, &Error{
+			Reason: "EXPLAIN is not allowed on this database, whose tables and columns are restricted",
+			Hint:   "Send the query itself",
+		}
+	}
 	honored := map[string]bool{} // view contexts whose reads p vouches for
 	vouches := func(inner string) bool {
 		key := fold(inner)
@@ -152,18 +233,74 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 		honored[key] = v
 		return v
 	}
+	// A relation the statement names in FROM that p does not return is
+	// refused, even when SQLite reports no read of it: a flattened view
+	// read for its rows only, the right side of USING.
+	for _, t := range lx.tables {
+		if lx.cte(t) {
+			continue
+		}
+		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
+			return nil, noTable(t.name)
+		}
+	}
 	// A view the statement names whose reads p does not vouch for is a
 	// relation it may not read, whatever its body reads.
 	for _, r := range g.reads {
 		if r.inner != "" && !lx.ctes[fold(r.inner)] && lx.words[fold(r.inner)] && !vouches(r.inner) {
-			return nil, sqliteNoTable(lx.written(r.inner))
+			return nil, noTable(lx.written(r.inner))
 		}
+	}
+	// When p vouches for every view the statement names, whatever the
+	// views it does not name read is read on their behalf: the views
+	// they read, and a flattened view's table read for its rows only. A
+	// name the statement does not name cannot be one of its CTEs.
+	virtuals := map[string]bool{}
+	virtual := func(name string) bool {
+		key := fold(name)
+		if v, ok := virtuals[key]; ok {
+			return v
+		}
+		v := g.virtualTable(name)
+		virtuals[key] = v
+		return v
+	}
+	var checked, all bool
+	allVouched := func() bool {
+		if !checked {
+			checked = true
+			views, err := g.viewNames()
+			all = err == nil
+			for w := range lx.words {
+				if views[w] && !vouches(w) {
+					all = false
+				}
+			}
+		}
+		return all
+	}
+	onBehalf := func(r sqliteRead) bool {
+		if r.inner != "" {
+			return !lx.words[fold(r.inner)] && g.objectType(r.inner) == "view" && allVouched()
+		}
+		return r.column == "" && r.database == "main" && !lx.words[fold(r.table)] && allVouched()
 	}
 	maskedReads := map[[2]string]int{}
 	maskedName := map[[2]string][2]string{}
+	// A materialized CTE read for its rows only is judged last, so that
+	// what its body reads is refused in its own words first.
+	reads := make([]sqliteRead, 0, len(g.reads))
+	var rowsOnly []sqliteRead
 	for _, r := range g.reads {
+		if r.column == "" && r.database == "" && lx.ctes[fold(r.table)] {
+			rowsOnly = append(rowsOnly, r)
+		} else {
+			reads = append(reads, r)
+		}
+	}
+	for _, r := range append(reads, rowsOnly...) {
 		direct := r.inner == "" || lx.ctes[fold(r.inner)]
-		if !direct && vouches(r.inner) {
+		if !direct && vouches(r.inner) || onBehalf(r) {
 			continue
 		}
 		// Every name the authorizer reports is the catalog's spelling,
@@ -190,10 +327,25 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 			}
 			return nil, g.readRefusal(r, named, lx)
 		}
+		if !allAllowed(rel) && virtual(r.table) {
+			// A module may read every column for any query: FTS's MATCH
+			// on one column takes column filters in its query text.
+			name := lx.written(rel.Name)
+			return nil, &Error{
+				Reason: fmt.Sprintf("the virtual table %s has columns you may not read, which its module reads for any query", name),
+				Hint:   "Query the tables and views you may read instead; list_tables shows them",
+			}
+		}
 		if r.column == "" {
 			continue
 		}
 		access, found := columnAccess(rel, r.column)
+		if !found && virtual(r.table) {
+			// A virtual table's hidden columns: FTS's, named as the
+			// table (MATCH, snippet()) and docid, the rowid. Every
+			// column may be read, or the module had refused above.
+			access, found = Allowed, true
+		}
 		switch {
 		case !found || access == Denied:
 			return nil, g.readRefusal(r, named, lx)
@@ -227,7 +379,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 			if !ok {
 				name = key
 			}
-			return nil, sqliteMaskedUse(name[0], name[1])
+			return nil, maskedError(MaskedColumn{Table: name[0], Column: name[1]})
 		}
 	}
 	return cols, nil
@@ -249,6 +401,16 @@ func sortedKeys(a, b map[[2]string]int) [][2]string {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
 	return keys
+}
+
+// allAllowed reports whether every column of rel is Allowed.
+func allAllowed(rel PolicyRelation) bool {
+	for _, c := range rel.Columns {
+		if c.Access != Allowed {
+			return false
+		}
+	}
+	return true
 }
 
 // columnAccess finds column in rel as SQLite matches names: ignoring
@@ -280,15 +442,25 @@ func (g *SQLite) readRefusal(r sqliteRead, named bool, lx sqliteLex) *Error {
 	rel, ok := g.policy.Relation("", r.table)
 	low := fold(r.table)
 	if !ok || r.column == "" || r.database != "" && r.database != "main" || strings.HasPrefix(low, "sqlite_") || strings.HasPrefix(low, "pragma_") {
-		return sqliteNoTable(lx.written(r.table))
+		return noTable(lx.written(r.table))
 	}
-	if !lx.words[fold(r.column)] {
-		return &Error{
-			Reason: fmt.Sprintf("* reads every column of %s, and not all of them may be read", lx.written(rel.Name)),
-			Hint:   "Name the columns instead: " + readableColumns(rel),
-		}
+	// A column read through * (or x IN t) is refused as such whether or
+	// not the statement also names it, so the words never depend on
+	// which column is denied.
+	if lx.star || !lx.words[fold(r.column)] {
+		return sqliteStar(lx, rel)
 	}
 	return sqliteNoColumn(lx, g.policy, "", lx.written(r.column))
+}
+
+// sqliteStar refuses * (or x IN t) over rel, which has a column that may
+// not be read.
+func sqliteStar(lx sqliteLex, rel PolicyRelation) *Error {
+	name := lx.written(rel.Name)
+	return &Error{
+		Reason: fmt.Sprintf("%s.* would read columns of %s that you may not read", name, name),
+		Hint:   "Name the columns instead: " + readableColumns(rel),
+	}
 }
 
 // sqliteNoColumn refuses a column the statement names that is denied or
@@ -382,6 +554,16 @@ func (lx sqliteLex) columnTable(p PolicyCatalog, qualifier, column string) (Poli
 	return PolicyRelation{}, false
 }
 
+// hasDenied reports whether rel has a Denied column.
+func hasDenied(rel PolicyRelation) bool {
+	for _, c := range rel.Columns {
+		if c.Access == Denied {
+			return true
+		}
+	}
+	return false
+}
+
 // readableColumns lists the columns of rel that are not Denied.
 func readableColumns(rel PolicyRelation) string {
 	var names []string
@@ -396,29 +578,12 @@ func readableColumns(rel PolicyRelation) string {
 	return strings.Join(names, ", ")
 }
 
-// sqliteNoTable refuses a relation the policy does not return, in the
-// words used for one that does not exist.
-func sqliteNoTable(name string) *Error {
-	return &Error{
-		Reason: fmt.Sprintf("no table named %s that you may read", name),
-		Hint:   "list_tables shows the tables you may read",
-	}
-}
-
-// sqliteMaskedUse refuses a masked column used for more than returning it.
-func sqliteMaskedUse(table, column string) *Error {
-	return &Error{
-		Reason: fmt.Sprintf("the column %s of %s is masked: it can be returned only as it is (SELECT %s FROM %s), not computed on, compared, sorted or grouped", column, table, column, table),
-		Hint:   fmt.Sprintf("Return %s bare, as a column of the result, and compute on the other columns", column),
-	}
-}
-
 // sqliteUnresolved refuses a statement the resolver could not read when it
 // had to: one with a masked column, or with USING or NATURAL JOIN.
 func sqliteUnresolved(masked map[[2]string][2]string) *Error {
 	if keys := sortedKeys(nil, keysOf(masked)); len(keys) > 0 {
 		name := masked[keys[0]]
-		return sqliteMaskedUse(name[0], name[1])
+		return maskedError(MaskedColumn{Table: name[0], Column: name[1]})
 	}
 	return &Error{
 		Reason: "this JOIN ... USING or NATURAL JOIN cannot be checked against this database's column policy",
@@ -433,6 +598,34 @@ func keysOf(m map[[2]string][2]string) map[[2]string]int {
 		out[k] = 1
 	}
 	return out
+}
+
+// viewNames lists the views of the main database, folded.
+func (g *SQLite) viewNames() (map[string]bool, error) {
+	rows, err := g.conn.Query("SELECT name FROM main.sqlite_schema WHERE type = 'view'", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	views := map[string]bool{}
+	dest := make([]driver.Value, 1)
+	for rows.Next(dest) == nil {
+		if name, ok := dest[0].(string); ok {
+			views[fold(name)] = true
+		}
+	}
+	return views, nil
+}
+
+// virtualTable reports whether name is a virtual table of the main
+// database; true when that cannot be told, which refuses more.
+func (g *SQLite) virtualTable(name string) bool {
+	rows, err := g.conn.Query("SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL TABLE%'", []driver.Value{name})
+	if err != nil {
+		return true
+	}
+	defer rows.Close()
+	return rows.Next(make([]driver.Value, 1)) == nil
 }
 
 // objectType is the type of the schema object of the main database named
@@ -464,7 +657,9 @@ type sqliteLex struct {
 	toks        []sqliteToken
 	words, ctes map[string]bool   // folded
 	spelled     map[string]string // folded: as first written
+	tables      []sqliteTable     // the names FROM, JOIN, INTO, UPDATE and the like are followed by
 	joinUsing   bool
+	star        bool // a * of columns (SELECT *, t.*) or x IN t, which reads every column of t
 }
 
 // sqliteToken is one token of a statement: a bare word (maybe a keyword),
@@ -473,6 +668,16 @@ type sqliteToken struct {
 	text string
 	kind byte // 'w', 'n' or 'p'
 }
+
+// sqliteTable is a name in a statement's FROM (or the like), as written;
+// qualified with a schema, it names no CTE.
+type sqliteTable struct {
+	name      string
+	qualified bool
+}
+
+// cte reports whether t may name one of the statement's CTEs.
+func (lx sqliteLex) cte(t sqliteTable) bool { return !t.qualified && lx.ctes[fold(t.name)] }
 
 // written is name as the statement spells it, or name when it does not.
 func (lx sqliteLex) written(name string) string {
@@ -545,9 +750,9 @@ func lexSQLite(sql string) sqliteLex {
 		}
 	}
 	lx := sqliteLex{toks: toks, words: map[string]bool{}, ctes: map[string]bool{}, spelled: map[string]string{}}
-	punct := func(k int, s string) bool { return k < len(toks) && toks[k].kind == 'p' && toks[k].text == s }
+	punct := func(k int, s string) bool { return k >= 0 && k < len(toks) && toks[k].kind == 'p' && toks[k].text == s }
 	word := func(k int, w string) bool {
-		return k < len(toks) && toks[k].kind == 'w' && strings.EqualFold(toks[k].text, w)
+		return k >= 0 && k < len(toks) && toks[k].kind == 'w' && strings.EqualFold(toks[k].text, w)
 	}
 	for i, t := range toks {
 		if t.kind == 'p' {
@@ -556,6 +761,13 @@ func lexSQLite(sql string) sqliteLex {
 		lx.words[fold(t.text)] = true
 		if _, ok := lx.spelled[fold(t.text)]; !ok {
 			lx.spelled[fold(t.text)] = t.text
+		}
+		// SQLite reports a read of sqlite_schema as one of its old name.
+		if old, ok := sqliteSchemaNames[fold(t.text)]; ok {
+			lx.words[old] = true
+			if _, ok := lx.spelled[old]; !ok {
+				lx.spelled[old] = t.text
+			}
 		}
 		if word(i, "using") || word(i, "natural") {
 			lx.joinUsing = true
@@ -587,7 +799,60 @@ func lexSQLite(sql string) sqliteLex {
 			lx.ctes[fold(t.text)] = true
 		}
 	}
+	// The tables: a name after FROM, JOIN, INTO, UPDATE, TABLE, ANALYZE
+	// or REINDEX, or after a comma in a FROM list (the schema's name
+	// skipped).
+	name := func(k int) bool { return k < len(toks) && toks[k].kind != 'p' }
+	after := func(k int) {
+		if !name(k) {
+			return
+		}
+		qualified := punct(k+1, ".") && name(k+2)
+		if qualified {
+			k += 2
+		}
+		lx.tables = append(lx.tables, sqliteTable{name: toks[k].text, qualified: qualified})
+	}
+	for i := range toks {
+		if punct(i, "*") && (word(i-1, "select") || word(i-1, "distinct") || word(i-1, "all") || punct(i-1, ",") || punct(i-1, ".")) {
+			lx.star = true
+		}
+		if word(i, "in") && name(i+1) && !punct(i+1, "(") && !punct(i+2, "(") {
+			lx.star = true
+		}
+	}
+	inFrom := map[int]bool{}
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case punct(i, "("):
+			depth++
+		case punct(i, ")"):
+			delete(inFrom, depth)
+			depth--
+		case word(i, "from") && !word(i-1, "distinct"): // not IS [NOT] DISTINCT FROM
+			inFrom[depth] = true
+			after(i + 1)
+		case punct(i, ","):
+			if inFrom[depth] {
+				after(i + 1)
+			}
+		case t.kind == 'w':
+			switch strings.ToLower(t.text) {
+			case "join", "into", "update", "table", "analyze", "reindex":
+				after(i + 1)
+			case "where", "group", "order", "limit", "having", "window", "union", "except", "intersect", "returning", "select", "values", "set":
+				delete(inFrom, depth)
+			}
+		}
+	}
 	return lx
+}
+
+// sqliteSchemaNames are the schema table's names and the name SQLite
+// reports reads of it under.
+var sqliteSchemaNames = map[string]string{
+	"sqlite_schema": "sqlite_master", "sqlite_temp_schema": "sqlite_temp_master",
 }
 
 // wordByte reports whether c may be part of a bare word: SQLite takes any

@@ -66,6 +66,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 	bases := map[[2]string][2]string{}
 	calls := map[[2]string][]guard.PostgresFunction{} // a type's, by schema and name
 	checks := map[[2]string][]string{}                // a domain's CHECK constraints
+	rels := map[[2]string][2]string{}                 // a row type's relation
 	members := map[[2]string][][2]string{}            // an array's element, a composite's fields, a range's subtype
 	path := map[string]bool{}
 	for _, r := range rows {
@@ -106,6 +107,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			members[key] = append(members[key], [2]string{s[3], s[4]})
 		case "K":
 			checks[key] = append(checks[key], s[4])
+		case "R":
+			rels[key] = [2]string{s[3], s[4]}
 		case "e":
 			c.extensions[key[1]] = true
 		case "v":
@@ -113,7 +116,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		}
 	}
 	for key, t := range c.types {
-		t.Calls, t.Checks = calls[key], checks[key]
+		t.Calls, t.Checks, t.Relation = calls[key], checks[key], rels[key]
 		c.types[key] = t
 	}
 	// Making a value of a type makes values of the types it is built on:
@@ -159,6 +162,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		}
 		at.Calls = append(slices.Clip(at.Calls), t.Calls...)
 		at.Checks = append(slices.Clip(at.Checks), t.Checks...)
+		if at.Relation[1] == "" {
+			at.Relation = t.Relation
+		}
 		if worse(t, at) {
 			at.Origin, at.Allowed = t.Origin, t.Allowed
 		}
@@ -300,6 +306,12 @@ CROSS JOIN LATERAL (SELECT c.casttarget WHERE c.casttarget >= 16384 OR c.castsou
 	UNION ALL SELECT c.castsource WHERE c.castsource >= 16384) AS e (oid)
 JOIN t ON t.oid = e.oid
 WHERE r.origin <> '' OR c.castsource >= 16384 OR c.casttarget >= 16384
+UNION ALL
+SELECT 'R', t.nspname, t.typname, rn.nspname, rc.relname, 'i', ''
+FROM t LEFT JOIN t AS e ON e.oid = t.typelem
+JOIN pg_catalog.pg_class rc ON rc.oid = CASE WHEN t.typrelid <> 0 THEN t.typrelid ELSE e.typrelid END
+JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
+WHERE rc.relkind <> 'c'
 UNION ALL
 SELECT 'e', '', extname, '', '', 'i', '' FROM pg_catalog.pg_extension
 UNION ALL

@@ -136,6 +136,9 @@ func TestPostgresPolicy(t *testing.T) {
 		CREATE VIEW S.v_v AS SELECT name FROM S.v_people WHERE id > 0;
 		CREATE VIEW S.v_pay AS SELECT st.dept, st.salary FROM S.staff st;
 		CREATE VIEW S.v_whole AS SELECT row_to_json(p) AS j FROM S.people p;
+		CREATE VIEW S.v_mixed AS SELECT p.id, p::text AS t FROM S.people p;
+		CREATE FUNCTION S.token_count() RETURNS bigint LANGUAGE sql STABLE AS 'SELECT count(*) FROM S.tokens';
+		CREATE VIEW S.v_calls AS SELECT S.token_count() AS n;
 		CREATE MATERIALIZED VIEW S.m_count AS SELECT count(*) AS n FROM S.tokens;
 		CREATE MATERIALIZED VIEW S.m_city AS SELECT p.city, count(st.id) AS n FROM S.people p JOIN S.staff st ON st.person_id = p.id GROUP BY p.city;
 		ANALYZE S.people, S.staff, S.tokens`, "S.", s+"."))
@@ -178,6 +181,8 @@ func TestPostgresPolicy(t *testing.T) {
 		"v_v":      {r("v_people", "id"), r("v_people", "name")},
 		"v_pay":    {r("staff", "dept"), r("staff", "salary")},
 		"v_whole":  {r("people", "")},
+		"v_mixed":  {r("people", ""), r("people", "id")},
+		"v_calls":  nil,
 		"m_count":  {r("tokens", "")},
 		"m_city":   {r("people", "city"), r("people", "id"), r("staff", "id"), r("staff", "person_id")},
 	}
@@ -217,6 +222,8 @@ func TestPostgresPolicy(t *testing.T) {
 		"SELECT x.token FROM S.people p, LATERAL (SELECT token FROM S.tokens k WHERE k.person_id = p.id) x",
 		"SELECT name FROM S.people UNION ALL SELECT token FROM S.tokens",
 		"SELECT n FROM S.m_count",
+		"SELECT n FROM S.v_calls",
+		"SELECT S.token_count()",
 		"SELECT (SELECT max(token) FROM S.tokens)",
 		"SELECT row_to_json(k) FROM S.tokens k",
 		// The denied column.
@@ -283,6 +290,11 @@ func TestPostgresPolicy(t *testing.T) {
 		"SELECT pg_get_viewdef('S.v_pay')",
 		"SELECT obj_description(16384, 'pg_class')",
 		"SELECT pg_get_serial_sequence('S.tokens', 'id')",
+		"SELECT query FROM pg_stat_get_activity(NULL)",
+		"SELECT relation FROM pg_lock_status()",
+		"SELECT format_type(t.oid, NULL) FROM (SELECT 1::oid AS oid) t",
+		"SELECT NULL::S.tokens",
+		"SELECT '(1,1,x)'::S.tokens",
 		"EXPLAIN SELECT name FROM S.v_people",
 	} {
 		sql := q(sql)
@@ -348,6 +360,28 @@ func TestPostgresPolicy(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+	// A denied relation or column is refused in the words used for one
+	// that does not exist.
+	for _, pair := range [][2]string{
+		{"SELECT token FROM S.tokens", "SELECT token FROM S.nothing"},
+		{"SELECT st.salary FROM S.staff st", "SELECT st.nothing FROM S.staff st"},
+		{"SELECT dept FROM S.staff WHERE salary > 1", "SELECT dept FROM S.staff WHERE nothing > 1"},
+		{"SELECT NULL::S.tokens", "SELECT NULL::S.nothing"},
+		{"SELECT jsonb_populate_record(NULL::S.tokens, '{}')", "SELECT jsonb_populate_record(NULL::S.nothing, '{}')"},
+		{"SELECT n FROM S.m_count", "SELECT n FROM S.nothing"},
+	} {
+		_, derr := db.Query(ctx, q(pair[0]), 0)
+		_, merr := db.Query(ctx, q(pair[1]), 0)
+		if derr == nil || merr == nil {
+			t.Errorf("%s: %v; %s: %v; want both refused", pair[0], derr, pair[1], merr)
+			continue
+		}
+		d := strings.NewReplacer("tokens", "X", "salary", "X", "m_count", "X").Replace(derr.Error())
+		m := strings.ReplaceAll(merr.Error(), "nothing", "X")
+		if d != m {
+			t.Errorf("denied: %s\nmissing: %s", derr, merr)
 		}
 	}
 	// sqlmcp's own reads are not judged by the policy.

@@ -19,8 +19,8 @@ const pgRelations = `c.relkind IN ('r', 'v', 'm', 'p', 'f') AND NOT c.relisparti
 var pgKinds = map[string]string{"r": "table", "v": "view", "m": "materialized view", "p": "partitioned table", "f": "foreign table"}
 
 // ReadTables reads the tables of the schemas asked for (empty: all but the
-// system ones) in six catalog queries through r, the last filling each
-// view's Reads.
+// system ones) in seven catalog queries through r, the last two filling
+// each view's Reads.
 func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []string) ([]source.TableDef, error) {
 	if schemas == nil {
 		schemas = []string{}
@@ -147,12 +147,12 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 }
 
 // pgViewReadsSQL lists, for each view and materialized view, what its
-// rewrite rule depends on in pg_depend: the other relations it reads
-// (refobjsubid 0), and their columns (refobjsubid > 0; system columns,
-// below 0, are left out). PostgreSQL records the whole relation for every
-// relation a rule reads and no column for a whole-row reference (t,
+// rewrite rule depends on in pg_depend: the other relations it reads, by
+// column (refobjsubid > 0; system columns, below 0, are left out) or, when
+// it reads none of their columns (count(*)), whole (refobjsubid 0).
+// PostgreSQL records no column for a whole-row reference (t, t::text,
 // row_to_json(t)), so whether the rule holds one is read from the rule's
-// own tree (a Var of attribute number 0).
+// own tree: a Var of attribute number 0.
 const pgViewReadsSQL = `WITH v AS (
 	SELECT w.oid, w.ev_class, n.nspname, c.relname, w.ev_action::text ~ ':varattno 0 ' AS whole
 	FROM pg_catalog.pg_rewrite w
@@ -167,10 +167,22 @@ JOIN pg_catalog.pg_class rc ON rc.oid = d.refobjid JOIN pg_catalog.pg_namespace 
 LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND d.refobjsubid > 0
 ORDER BY 1, 2, 3, 4, 5`
 
+// pgViewCallsSQL lists the views and materialized views whose rules call
+// a function, or use an operator, that is not built in (OID 16384 and
+// above): its body may read relations pg_depend does not show.
+const pgViewCallsSQL = `SELECT n.nspname, c.relname
+FROM pg_catalog.pg_rewrite w
+JOIN pg_catalog.pg_class c ON c.oid = w.ev_class JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('v', 'm') AND w.rulename = '_RETURN' AND ` + pgRelations + `
+	AND EXISTS (SELECT FROM pg_catalog.pg_depend f WHERE f.classid = 2618 AND f.objid = w.oid
+		AND f.refclassid IN (1255, 2617) AND f.refobjid >= 16384)`
+
 // readViewReads fills the Reads of the views and materialized views in
 // byKey: each column of another relation the view reads, and the whole
-// relation ("") where the view reads none of its columns (count(*)) or
-// holds a whole-row reference.
+// relation (Column "") where the view reads none of its columns
+// (count(*)) or, for every relation it reads, when it holds a whole-row
+// reference (which could be to any of them). A view that calls a function
+// or operator not built in keeps Reads nil: what it reads cannot be told.
 func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey map[string]*source.TableDef) error {
 	for _, t := range byKey {
 		if t.Kind == "view" || t.Kind == "materialized view" {
@@ -181,13 +193,17 @@ func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey
 	if err != nil {
 		return fmt.Errorf("listing what views read: %w", err)
 	}
-	type rel struct{ view, schema, table string }
-	columns := map[rel]bool{} // relations some column of which a view reads
-	for _, row := range rows {
-		if source.CellText(row[4]) != "" {
-			columns[rel{source.CellText(row[0]) + "." + source.CellText(row[1]), source.CellText(row[2]), source.CellText(row[3])}] = true
+	calls, err := r.Catalog(ctx, pgViewCallsSQL, schemas)
+	if err != nil {
+		return fmt.Errorf("listing the functions views call: %w", err)
+	}
+	for _, row := range calls {
+		if t := byKey[source.CellText(row[0])+"."+source.CellText(row[1])]; t != nil {
+			t.Reads = nil
 		}
 	}
+	type whole struct{ view, schema, table string }
+	added := map[whole]bool{}
 	for _, row := range rows {
 		key := source.CellText(row[0]) + "." + source.CellText(row[1])
 		t := byKey[key]
@@ -195,11 +211,14 @@ func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey
 			continue
 		}
 		read := source.ColumnRead{Schema: source.CellText(row[2]), Table: source.CellText(row[3]), Column: source.CellText(row[4])}
-		whole, _ := row[5].(bool)
-		if read.Column == "" && !whole && columns[rel{key, read.Schema, read.Table}] {
-			continue // PostgreSQL's record of the relation beside its columns
+		w := whole{key, read.Schema, read.Table}
+		if wholeRow, _ := row[5].(bool); (wholeRow || read.Column == "") && !added[w] {
+			added[w] = true
+			t.Reads = append(t.Reads, source.ColumnRead{Schema: read.Schema, Table: read.Table})
 		}
-		t.Reads = append(t.Reads, read)
+		if read.Column != "" {
+			t.Reads = append(t.Reads, read)
+		}
 	}
 	return nil
 }
