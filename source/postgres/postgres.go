@@ -352,7 +352,9 @@ type conn struct {
 // rows when st.Fetch > 0 and it is not an EXPLAIN), then runs it in a
 // read-only transaction (see exec).
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
-	ps, err := c.p.check(ctx, st.SQL, st.Fetch)
+	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.Postgres, Own: st.Own})
+	ps, err := c.p.check(gctx, st.SQL, st.Fetch)
+	span.End(-1, err)
 	if err != nil {
 		return err
 	}

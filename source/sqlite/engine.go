@@ -120,7 +120,11 @@ type conn struct {
 // whole values.
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	return c.c.Raw(func(any) error {
+		// SQLite's guard judges the statement as it compiles it: the span
+		// is the guarded compile.
+		_, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.SQLite, Own: st.Own})
 		ps, err := c.sc.prepare(st.SQL)
+		span.End(-1, err)
 		if err != nil {
 			var se sqlite3.Error
 			if errors.As(err, &se) {
