@@ -48,7 +48,8 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	return searchSchemaOut{Query: in.Query, Matches: matches, display: s.cat.Display}, nil
 }
 
-func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Matches)) }
+func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", o.rows()) }
+func (o searchSchemaOut) rows() int              { return len(o.Matches) }
 
 func (o searchSchemaOut) text() string {
 	if len(o.Matches) == 0 {

@@ -41,10 +41,44 @@ type Options struct {
 	// Name is NewServer's database's name, which a call may give as its
 	// database argument. Default: none, and a call names no database.
 	Name string
+	// Observer, when set, is told of every tool call as it starts and
+	// ends: the metrics and the call's span. Nil costs nothing.
+	Observer Observer
 }
+
+// Observer is told of every tool call, as it starts and as it ends, on
+// the call's goroutine and with its context (which holds the call's span
+// when traces are on). Its methods must be safe for concurrent use, and
+// quick: they run on every call.
+type Observer interface {
+	// CallStarted is called as a call of the named tool starts.
+	CallStarted(ctx context.Context, tool string)
+	// CallEnded is called as the call ends, with what became of it.
+	CallEnded(ctx context.Context, c Call)
+}
+
+// Call is what became of one tool call, as an Observer hears it. Its
+// strings come from fixed sets (tool names, the configured database names,
+// Verdicts), never from what the caller sent, so they can label metrics.
+type Call struct {
+	Tool string // the tool's name: run_query, list_tables...
+	// Database is the configured name of the database the call reached;
+	// "" when it reached none (no such database, list_tables listing the
+	// databases) or the one database has no name.
+	Database string
+	Verdict  string // one of Verdicts
+	Rows     int    // rows (or tables, columns, values) the result holds
+	Bytes    int    // bytes of the result the model receives: its text and structured content
+	Duration time.Duration
+}
+
+// Verdicts are the verdicts a call may end with, as the audit log and
+// Call say them.
+var Verdicts = []string{"ok", "refused", "timeout", "not_stopped", "cancelled", "busy", "unavailable", "error"}
 
 // server holds what every tool handler needs: one database's state.
 type server struct {
+	name  string // the database's configured name; "" for NewServer's without one
 	db    *source.DB
 	cat   *schema.Catalog
 	log   zerolog.Logger
@@ -58,7 +92,9 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	return newMCP(&router{one: newServer(db, cat, opts.Logger, opts.MaxConcurrency), name: opts.Name, opts: opts}, opts)
+	one := newServer(db, cat, opts.Logger, opts.MaxConcurrency)
+	one.name = opts.Name
+	return newMCP(&router{one: one, name: opts.Name, opts: opts}, opts)
 }
 
 // newMCP makes the MCP server whose calls r routes.
@@ -137,6 +173,7 @@ type named interface{ database() string }
 type audited interface {
 	audit(e *zerolog.Event)
 	text() string
+	rows() int // what the audit log's rows field says
 }
 
 // add registers a tool whose handler returns its output or an error for the
@@ -163,6 +200,10 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 	tool.InputSchema, tool.OutputSchema = inSchema, outSchema
 	srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		obs := r.opts.Observer
+		if obs != nil {
+			obs.CallStarted(ctx, t.Name)
+		}
 		ctx, retries := source.CountRetries(ctx)
 		var in In
 		err := spec.decode(req.Params.Arguments, &in)
@@ -205,19 +246,40 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			if errors.As(err, &ee) {
 				e.Str("sqlstate", ee.Code)
 			}
-			e.Str("verdict", verdict(err)).Str("error", auditError(err)).Float64("duration_ms", ms(time.Since(start))).Send()
+			v, d := verdict(err), time.Since(start)
+			e.Str("verdict", v).Str("error", auditError(err)).Float64("duration_ms", ms(d)).Send()
 			res := &mcp.CallToolResult{}
 			res.SetError(err)
+			if obs != nil {
+				obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: v, Bytes: len(err.Error()), Duration: d})
+			}
 			return res, nil
 		}
 		structured, err := json.Marshal(out)
 		if err != nil {
+			if obs != nil {
+				obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "error", Duration: time.Since(start)})
+			}
 			return nil, fmt.Errorf("marshaling the output of %s: %w", t.Name, err)
 		}
 		out.audit(e)
-		e.Str("verdict", "ok").Float64("duration_ms", ms(time.Since(start))).Send()
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}, StructuredContent: json.RawMessage(structured)}, nil
+		text := out.text()
+		d := time.Since(start)
+		e.Str("verdict", "ok").Float64("duration_ms", ms(d)).Send()
+		if obs != nil {
+			obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "ok", Rows: out.rows(), Bytes: len(text) + len(structured), Duration: d})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
+}
+
+// dbName is the configured name of the database s serves, "" for none
+// (s nil: the call reached no database).
+func (s *server) dbName() string {
+	if s == nil {
+		return ""
+	}
+	return s.name
 }
 
 // ms is a duration in milliseconds, for log fields named *_ms.
