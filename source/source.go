@@ -186,6 +186,15 @@ func (db *DB) LeftRunning() (int, <-chan struct{}) {
 	return 0, nil
 }
 
+// PoolStats reports how the connection pool is used now, and false on an
+// engine that does not say (see Pooler).
+func (db *DB) PoolStats() (PoolStats, bool) {
+	if p, ok := db.b.(Pooler); ok {
+		return p.PoolStats(), true
+	}
+	return PoolStats{}, false
+}
+
 // Warnings are what the operator should know about the database at start
 // (a budget the role cannot set, a SQLite file in rollback-journal mode).
 func (db *DB) Warnings() []Warning {

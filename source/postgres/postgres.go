@@ -213,6 +213,12 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 
 func (p *backend) Info() source.Info { return p.info }
 
+// PoolStats is pgxpool's count of the pool's connections.
+func (p *backend) PoolStats() source.PoolStats {
+	s := p.pool.Stat()
+	return source.PoolStats{Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Max: int(s.MaxConns())}
+}
+
 // Close stops polling for statements left running and closes the pool.
 func (p *backend) Close() error {
 	p.left.stop()
