@@ -41,6 +41,11 @@ var allowed = map[string][]string{
 	"internal/modeltest": {},
 	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/rs/zerolog"},
 	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
+	// Traces and metrics sit on top, beside cmd/sqlmcp: they hear the tools
+	// (tools.Observer) and trace the door's steps (source.Tracer).
+	"internal/telemetry": {"github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/sources", "github.com/sqlmcp/sqlmcp/tools", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog",
+		"go.opentelemetry.io/otel", "go.opentelemetry.io/otel/attribute", "go.opentelemetry.io/otel/codes", "go.opentelemetry.io/otel/propagation", "go.opentelemetry.io/otel/trace",
+		"go.opentelemetry.io/otel/sdk/resource", "go.opentelemetry.io/otel/sdk/trace", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"},
 	"internal/text":      {},
 	"identity":           {},
 	"internal/sqlscan":   {},

@@ -40,6 +40,7 @@ func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) erro
 	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
 		return usagef("log_level %q: use debug, info, warn or error", cfg.logLevel)
 	}
+	cfg.tracesURL = tracesURL(cfg.otlpEndpoint, getenv)
 	return parseHTTP(cfg)
 }
 
@@ -62,7 +63,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	start := func() *zerolog.Event {
-		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo)
+		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo).Bool("traces", cfg.tracesURL != "")
 		if len(srcs) > 1 {
 			return e.Strs("databases", set.Names())
 		}
@@ -79,9 +80,17 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 			Int("max_concurrency", src.MaxConcurrency)
 	}
 
-	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion()})
+	tel, err := startTelemetry(ctx, cfg, set, log)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry(ctx, tel, log)
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Observer: tel.Observer()})
+	if mw := tel.Middleware(); mw != nil {
+		srv.AddReceivingMiddleware(mw)
+	}
 	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, set.Ready, srv, log, start)
+		return serveHTTP(ctx, cfg, set.Ready, srv, tel.Handler(), log, start)
 	}
 	if len(cfg.httpNotes) > 0 {
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")

@@ -48,6 +48,11 @@ type config struct {
 	tlsKey         string
 	maxBodyBytes   int64
 	shutdownGrace  time.Duration
+	metricsOpen    bool
+
+	// Traces: --otlp-endpoint, and where spans go, worked out from it and
+	// the environment ("" for none).
+	otlpEndpoint, tracesURL string
 
 	// Worked out by parseServe from the above.
 	tokens    []string // the accepted bearer tokens
@@ -91,6 +96,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "HTTP: the PEM private key of --tls-cert (SQLMCP_TLS_KEY)")
 	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", 1<<20, "HTTP: the largest request body; larger gets 413 (SQLMCP_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "HTTP: on SIGTERM or SIGINT, how long calls in flight may finish before they are cancelled (SQLMCP_SHUTDOWN_GRACE)")
+	defineObserve(fs, cfg)
 	return fs
 }
 
