@@ -39,7 +39,7 @@ type receiver struct {
 	bad   []string // what was wrong with a request
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	r := &receiver{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, err := io.ReadAll(req.Body)
@@ -92,14 +92,20 @@ type server struct {
 
 // start serves the fixture as database "shop" over HTTP with opts, with
 // metrics and, when tracesURL is set, traces.
-func start(t *testing.T, tracesURL string, opts serve.HTTPOptions) *server {
+func start(t testing.TB, tracesURL string, opts serve.HTTPOptions) *server {
+	t.Helper()
+	return startWith(t, true, tracesURL, opts)
+}
+
+// startWith is start, metrics on or off.
+func startWith(t testing.TB, metrics bool, tracesURL string, opts serve.HTTPOptions) *server {
 	t.Helper()
 	db := dbtest.SQLite(t, nil)
 	cat, err := schema.New(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tel, err := telemetry.New(t.Context(), &telemetry.Options{Metrics: true, TracesURL: tracesURL, Version: "test"})
+	tel, err := telemetry.New(t.Context(), &telemetry.Options{Metrics: metrics, TracesURL: tracesURL, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
