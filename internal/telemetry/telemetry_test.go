@@ -20,11 +20,13 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/serve"
 	"github.com/sqlmcp/sqlmcp/internal/telemetry"
 	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/sources"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -457,5 +459,67 @@ func TestMetricsOpen(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("POST /mcp without the token: %s, want 401", resp.Status)
+	}
+}
+
+// TestDatabaseMetrics reads the databases' gauges from a set of a SQLite
+// and a PostgreSQL source: open, statements left running, and the
+// PostgreSQL pool (SQLite's says nothing).
+func TestDatabaseMetrics(t *testing.T) {
+	f, err := config.FromURLs([]string{"shop=" + dbtest.SQLiteFile(t), "pg=" + dbtest.PostgresDSN(t)}, config.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := sources.New(f, nil)
+	defer set.Close()
+	for _, r := range set.Start(t.Context()) {
+		if r.Err() != nil {
+			t.Fatalf("%s: %v", r.Name, r.Err())
+		}
+	}
+	tel, err := telemetry.New(t.Context(), &telemetry.Options{Metrics: true, Sources: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	tel.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := p.TextToMetricFamilies(rec.Body)
+	if err != nil {
+		t.Fatalf("parsing /metrics: %v", err)
+	}
+	got := map[string]float64{}
+	for name, fam := range families {
+		for _, m := range fam.Metric {
+			key := name
+			for _, l := range m.Label {
+				key += " " + l.GetName() + "=" + l.GetValue()
+			}
+			got[key] = m.GetGauge().GetValue()
+		}
+	}
+	for key, want := range map[string]float64{
+		"sqlmcp_database_open database=shop":                 1,
+		"sqlmcp_database_open database=pg":                   1,
+		"sqlmcp_statements_left_running database=shop":       0,
+		"sqlmcp_statements_left_running database=pg":         0,
+		"sqlmcp_pool_connections database=pg state=in_use":   0,
+		"sqlmcp_pool_max_connections database=pg":            8,
+		"sqlmcp_pool_connections database=pg state=open > 0": 1,
+	} {
+		if k, ok := strings.CutSuffix(key, " > 0"); ok {
+			if got[k] <= 0 {
+				t.Errorf("%s = %v, want more than 0", k, got[k])
+			}
+			continue
+		}
+		if v, ok := got[key]; !ok || v != want {
+			t.Errorf("%s = %v (found %v), want %v", key, v, ok, want)
+		}
+	}
+	for key := range got {
+		if strings.HasPrefix(key, "sqlmcp_pool") && strings.Contains(key, "database=shop") {
+			t.Errorf("%s: SQLite has no pool to report", key)
+		}
 	}
 }
