@@ -26,18 +26,23 @@ func defineObserve(fs *flag.FlagSet, cfg *config) {
 // no traces.
 func tracesURL(endpoint string, getenv func(string) string) string {
 	if endpoint != "" {
-		if u, err := url.Parse(endpoint); err == nil && (u.Path == "" || u.Path == "/") {
-			return strings.TrimSuffix(endpoint, "/") + "/v1/traces"
-		}
-		return endpoint
+		return withTracesPath(endpoint, false)
 	}
 	if u := getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"); u != "" {
 		return u
 	}
-	if u := getenv("OTEL_EXPORTER_OTLP_ENDPOINT"); u != "" {
-		return strings.TrimSuffix(u, "/") + "/v1/traces"
+	return withTracesPath(getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), true)
+}
+
+// withTracesPath adds /v1/traces to the path of base, always or only when
+// it has none; a base that is not a URL with a host is left for the check
+// to refuse.
+func withTracesPath(base string, always bool) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || !always && u.Path != "" && u.Path != "/" {
+		return base
 	}
-	return ""
+	return strings.TrimSuffix(base, "/") + "/v1/traces"
 }
 
 // startTelemetry sets up the metrics (for HTTP's /metrics) and the

@@ -30,6 +30,8 @@ func TestTracesURL(t *testing.T) {
 		{"flag over the environment", "http://a:4318", map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://b:4318/x"}, "http://a:4318/v1/traces"},
 		{"traces variable as it is", "", map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://b:4318/x", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}, "http://b:4318/x"},
 		{"general variable with the path", "", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/"}, "http://c:4318/v1/traces"},
+		{"general variable's path kept", "", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/otlp"}, "http://c:4318/otlp/v1/traces"},
+		{"no host is left to the check", "http://", nil, "http://"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := tracesURL(c.flag, func(k string) string { return c.env[k] }); got != c.want {
@@ -110,5 +112,14 @@ func TestTelemetryFlags(t *testing.T) {
 	}
 	if ev := open.log.Find(map[string]any{"event": "start", "metrics": "open", "traces": false}); len(ev) != 1 {
 		t.Errorf("no start event saying metrics open and no traces:\n%s", open.log)
+	}
+}
+
+func TestOTLPEndpointRefused(t *testing.T) {
+	for _, endpoint := range []string{"collector:4318", "grpc://collector:4317", "http://"} {
+		_, err := parseServe([]string{"--db", "x.db", "--otlp-endpoint", endpoint}, io.Discard, func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), "is not an http:// or https:// URL") {
+			t.Errorf("--otlp-endpoint %s: %v, want a usage error saying what to write", endpoint, err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/telemetry"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -40,7 +41,11 @@ func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) erro
 	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
 		return usagef("log_level %q: use debug, info, warn or error", cfg.logLevel)
 	}
-	cfg.tracesURL = tracesURL(cfg.otlpEndpoint, getenv)
+	if cfg.tracesURL = tracesURL(cfg.otlpEndpoint, getenv); cfg.tracesURL != "" {
+		if err := telemetry.CheckURL(cfg.tracesURL); err != nil {
+			return usageError{err}
+		}
+	}
 	return parseHTTP(cfg)
 }
 

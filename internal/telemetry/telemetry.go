@@ -73,9 +73,8 @@ func New(ctx context.Context, opts *Options) (*Telemetry, error) {
 	if opts.TracesURL == "" {
 		return t, nil
 	}
-	u, err := url.Parse(opts.TracesURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the OTLP endpoint %q is not an http:// or https:// URL like http://localhost:4318", opts.TracesURL)
+	if err := CheckURL(opts.TracesURL); err != nil {
+		return nil, err
 	}
 	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(opts.TracesURL))
 	if err != nil {
@@ -97,6 +96,15 @@ func New(ctx context.Context, opts *Options) (*Telemetry, error) {
 	)
 	t.tracer = t.provider.Tracer("github.com/sqlmcp/sqlmcp")
 	return t, nil
+}
+
+// CheckURL says what is wrong with an OTLP/HTTP endpoint URL, or nil.
+func CheckURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("the OTLP endpoint %q is not an http:// or https:// URL like http://localhost:4318", s)
+	}
+	return nil
 }
 
 // Tracing reports whether spans are exported.
