@@ -45,7 +45,8 @@ var allowed = map[string][]string{
 	// (tools.Observer) and trace the door's steps (source.Tracer).
 	"internal/telemetry": {"github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/sources", "github.com/sqlmcp/sqlmcp/tools", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog",
 		"go.opentelemetry.io/otel", "go.opentelemetry.io/otel/attribute", "go.opentelemetry.io/otel/codes", "go.opentelemetry.io/otel/propagation", "go.opentelemetry.io/otel/trace",
-		"go.opentelemetry.io/otel/sdk/resource", "go.opentelemetry.io/otel/sdk/trace", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"},
+		"go.opentelemetry.io/otel/sdk/resource", "go.opentelemetry.io/otel/sdk/trace",
+		"go.opentelemetry.io/proto/otlp/common/v1", "go.opentelemetry.io/proto/otlp/resource/v1", "go.opentelemetry.io/proto/otlp/trace/v1", "google.golang.org/protobuf/proto"},
 	"internal/text":      {},
 	"identity":           {},
 	"internal/sqlscan":   {},

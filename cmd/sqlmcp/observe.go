@@ -45,11 +45,33 @@ func withTracesPath(base string, always bool) string {
 	return strings.TrimSuffix(base, "/") + "/v1/traces"
 }
 
+// otlpHeaders are the headers every export request carries, from
+// OTEL_EXPORTER_OTLP_TRACES_HEADERS, else OTEL_EXPORTER_OTLP_HEADERS:
+// key=value pairs, comma-separated, values URL-encoded.
+func otlpHeaders(getenv func(string) string) (map[string]string, error) {
+	name := "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
+	list := getenv(name)
+	if list == "" {
+		name = "OTEL_EXPORTER_OTLP_HEADERS"
+		list = getenv(name)
+	}
+	headers := map[string]string{}
+	for _, pair := range splitList(list) {
+		k, v, ok := strings.Cut(pair, "=")
+		value, err := url.QueryUnescape(strings.TrimSpace(v))
+		if k = strings.TrimSpace(k); !ok || k == "" || err != nil {
+			return nil, usagef("%s: %q is not key=value (values URL-encoded), e.g. api-key=secret", name, pair)
+		}
+		headers[k] = value
+	}
+	return headers, nil
+}
+
 // startTelemetry sets up the metrics (for HTTP's /metrics) and the
 // traces (when an endpoint is set). The caller shuts it down.
 func startTelemetry(ctx context.Context, cfg *config, set *sources.Set, log zerolog.Logger) (*telemetry.Telemetry, error) {
 	tel, err := telemetry.New(ctx, &telemetry.Options{
-		Metrics: cfg.http != "", Sources: set, TracesURL: cfg.tracesURL, Version: buildVersion(), Logger: log,
+		Metrics: cfg.http != "", Sources: set, TracesURL: cfg.tracesURL, Headers: cfg.otlpHeaders, Version: buildVersion(), Logger: log,
 	})
 	if err != nil {
 		return nil, usageError{err}

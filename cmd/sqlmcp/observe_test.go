@@ -50,7 +50,7 @@ func TestTelemetryFlags(t *testing.T) {
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var ex coltracepb.ExportTraceServiceRequest
-		if r.URL.Path != "/v1/traces" || proto.Unmarshal(body, &ex) != nil {
+		if r.URL.Path != "/v1/traces" || r.Header.Get("Api-Key") != "k 1" || proto.Unmarshal(body, &ex) != nil {
 			http.Error(w, "not an OTLP/HTTP export", http.StatusBadRequest)
 			return
 		}
@@ -66,7 +66,7 @@ func TestTelemetryFlags(t *testing.T) {
 	}))
 	defer recv.Close()
 
-	s := startHTTP(t, map[string]string{"SQLMCP_AUTH_TOKENS": envToken, "OTEL_EXPORTER_OTLP_ENDPOINT": recv.URL}, "--db", dbtest.SQLiteFile(t))
+	s := startHTTP(t, map[string]string{"SQLMCP_AUTH_TOKENS": envToken, "OTEL_EXPORTER_OTLP_ENDPOINT": recv.URL, "OTEL_EXPORTER_OTLP_HEADERS": "api-key=k%201"}, "--db", dbtest.SQLiteFile(t))
 	cs := mcptest.ConnectHTTP(t, s.base+"/mcp", mcptest.HTTPClient(t, envToken, nil), "")
 	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": "SELECT 1"}}); err != nil {
 		t.Fatal(err)
@@ -121,5 +121,21 @@ func TestOTLPEndpointRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "is not an http:// or https:// URL") {
 			t.Errorf("--otlp-endpoint %s: %v, want a usage error saying what to write", endpoint, err)
 		}
+	}
+}
+
+func TestOTLPHeaders(t *testing.T) {
+	env := map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "api-key=a%20b, x-team = data"}
+	got, err := otlpHeaders(func(k string) string { return env[k] })
+	if err != nil || len(got) != 2 || got["api-key"] != "a b" || got["x-team"] != "data" {
+		t.Errorf("OTEL_EXPORTER_OTLP_HEADERS: %v %v", got, err)
+	}
+	env["OTEL_EXPORTER_OTLP_TRACES_HEADERS"] = "only=this"
+	if got, err := otlpHeaders(func(k string) string { return env[k] }); err != nil || len(got) != 1 || got["only"] != "this" {
+		t.Errorf("the traces variable wins: %v %v", got, err)
+	}
+	env["OTEL_EXPORTER_OTLP_TRACES_HEADERS"] = "no-equals"
+	if _, err := otlpHeaders(func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "is not key=value") {
+		t.Errorf("a pair without =: %v", err)
 	}
 }

@@ -45,6 +45,9 @@ func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) erro
 		if err := telemetry.CheckURL(cfg.tracesURL); err != nil {
 			return usageError{err}
 		}
+		if cfg.otlpHeaders, err = otlpHeaders(getenv); err != nil {
+			return err
+		}
 	}
 	return parseHTTP(cfg)
 }

@@ -53,6 +53,7 @@ type config struct {
 	// Traces: --otlp-endpoint, and where spans go, worked out from it and
 	// the environment ("" for none).
 	otlpEndpoint, tracesURL string
+	otlpHeaders             map[string]string // what OTEL_EXPORTER_OTLP_HEADERS says
 
 	// Worked out by parseServe from the above.
 	tokens    []string // the accepted bearer tokens

@@ -23,7 +23,6 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -44,6 +43,9 @@ type Options struct {
 	// http://localhost:4318/v1/traces. Empty means no traces: no exporter,
 	// no goroutine, no span.
 	TracesURL string
+	// Headers are sent with every export request: a collector's API key
+	// (OTEL_EXPORTER_OTLP_HEADERS).
+	Headers map[string]string
 	// Version is the service.version the spans' resource carries.
 	Version string
 	// Logger receives the exporter's complaints. Default: no logs.
@@ -59,8 +61,8 @@ type Telemetry struct {
 }
 
 // New sets up what opts ask for. It connects nowhere: spans are sent in
-// batches from then on, and a collector that is down costs dropped
-// spans, logged, never a failed call. A TracesURL that is not an http or
+// batches from then on, as OTLP/HTTP protobuf, and a collector that is
+// down costs dropped spans, logged, never a failed call. A TracesURL that is not an http or
 // https URL is an error.
 func New(ctx context.Context, opts *Options) (*Telemetry, error) {
 	if opts == nil {
@@ -76,10 +78,6 @@ func New(ctx context.Context, opts *Options) (*Telemetry, error) {
 	if err := CheckURL(opts.TracesURL); err != nil {
 		return nil, err
 	}
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(opts.TracesURL))
-	if err != nil {
-		return nil, fmt.Errorf("setting up the OTLP exporter: %w", err)
-	}
 	version := opts.Version
 	if version == "" {
 		version = "dev"
@@ -90,7 +88,7 @@ func New(ctx context.Context, opts *Options) (*Telemetry, error) {
 		log.Warn().Str("event", "otlp_error").Str("error", err.Error()).Send()
 	}))
 	t.provider = sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp),
+		sdktrace.WithBatcher(newExporter(opts.TracesURL, opts.Headers)),
 		sdktrace.WithResource(resource.NewSchemaless(
 			attribute.String("service.name", "sqlmcp"), attribute.String("service.version", version))),
 	)
