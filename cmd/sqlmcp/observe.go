@@ -69,8 +69,8 @@ func otlpHeaders(getenv func(string) string) (map[string]string, error) {
 
 // startTelemetry sets up the metrics (for HTTP's /metrics) and the
 // traces (when an endpoint is set). The caller shuts it down.
-func startTelemetry(ctx context.Context, cfg *config, set *sources.Set, log zerolog.Logger) (*telemetry.Telemetry, error) {
-	tel, err := telemetry.New(ctx, &telemetry.Options{
+func startTelemetry(cfg *config, set *sources.Set, log zerolog.Logger) (*telemetry.Telemetry, error) {
+	tel, err := telemetry.New(&telemetry.Options{
 		Metrics: cfg.http != "", Sources: set, TracesURL: cfg.tracesURL, Headers: cfg.otlpHeaders, Version: buildVersion(), Logger: log,
 	})
 	if err != nil {

@@ -88,7 +88,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 			Int("max_concurrency", src.MaxConcurrency)
 	}
 
-	tel, err := startTelemetry(ctx, cfg, set, log)
+	tel, err := startTelemetry(cfg, set, log)
 	if err != nil {
 		return err
 	}

@@ -62,9 +62,9 @@ type Telemetry struct {
 
 // New sets up what opts ask for. It connects nowhere: spans are sent in
 // batches from then on, as OTLP/HTTP protobuf, and a collector that is
-// down costs dropped spans, logged, never a failed call. A TracesURL that is not an http or
-// https URL is an error.
-func New(ctx context.Context, opts *Options) (*Telemetry, error) {
+// down costs dropped spans, logged, never a failed call. A TracesURL that
+// is not an http or https URL is an error.
+func New(opts *Options) (*Telemetry, error) {
 	if opts == nil {
 		opts = &Options{}
 	}

@@ -107,7 +107,7 @@ func startWith(t testing.TB, metrics bool, tracesURL string, opts serve.HTTPOpti
 	if err != nil {
 		t.Fatal(err)
 	}
-	tel, err := telemetry.New(t.Context(), &telemetry.Options{Metrics: metrics, TracesURL: tracesURL, Version: "test"})
+	tel, err := telemetry.New(&telemetry.Options{Metrics: metrics, TracesURL: tracesURL, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +477,7 @@ func TestDatabaseMetrics(t *testing.T) {
 			t.Fatalf("%s: %v", r.Name, r.Err())
 		}
 	}
-	tel, err := telemetry.New(t.Context(), &telemetry.Options{Metrics: true, Sources: set})
+	tel, err := telemetry.New(&telemetry.Options{Metrics: true, Sources: set})
 	if err != nil {
 		t.Fatal(err)
 	}
