@@ -41,6 +41,12 @@ var allowed = map[string][]string{
 	"internal/modeltest": {},
 	"internal/serve":     {"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/modelcontextprotocol/go-sdk/jsonrpc", "github.com/modelcontextprotocol/go-sdk/auth", "github.com/modelcontextprotocol/go-sdk/oauthex", "github.com/go-jose/go-jose/v4", "github.com/go-jose/go-jose/v4/jwt", "github.com/rs/zerolog", "github.com/sqlmcp/sqlmcp/identity"},
 	"internal/mcptest":   {"github.com/modelcontextprotocol/go-sdk/mcp"},
+	// Traces and metrics sit on top, beside cmd/sqlmcp: they hear the tools
+	// (tools.Observer) and trace the door's steps (source.Tracer).
+	"internal/telemetry": {"github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/sources", "github.com/sqlmcp/sqlmcp/tools", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog",
+		"go.opentelemetry.io/otel", "go.opentelemetry.io/otel/attribute", "go.opentelemetry.io/otel/codes", "go.opentelemetry.io/otel/propagation", "go.opentelemetry.io/otel/trace",
+		"go.opentelemetry.io/otel/sdk/resource", "go.opentelemetry.io/otel/sdk/trace",
+		"go.opentelemetry.io/proto/otlp/common/v1", "go.opentelemetry.io/proto/otlp/resource/v1", "go.opentelemetry.io/proto/otlp/trace/v1", "google.golang.org/protobuf/proto"},
 	"internal/text":      {},
 	"identity":           {},
 	"audit":              {"github.com/rs/zerolog"},

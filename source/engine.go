@@ -258,6 +258,19 @@ type LeftRunner interface {
 	LeftRunning() (int, <-chan struct{})
 }
 
+// Pooler is what a Backend implements when it can say, cheaply, how its
+// connection pool is used now (PostgreSQL, MySQL).
+type Pooler interface {
+	PoolStats() PoolStats
+}
+
+// PoolStats is how a connection pool is used at one moment.
+type PoolStats struct {
+	Open  int // connections open, idle or held
+	InUse int // connections held by calls
+	Max   int // the most the pool opens
+}
+
 // Warner is what a Backend implements when it has something to tell the
 // operator at start: each a sentence for a log line, with the event name
 // it goes under ("budget", "journal").

@@ -186,6 +186,15 @@ func (db *DB) LeftRunning() (int, <-chan struct{}) {
 	return 0, nil
 }
 
+// PoolStats reports how the connection pool is used now, and false on an
+// engine that does not say (see Pooler).
+func (db *DB) PoolStats() (PoolStats, bool) {
+	if p, ok := db.b.(Pooler); ok {
+		return p.PoolStats(), true
+	}
+	return PoolStats{}, false
+}
+
 // Warnings are what the operator should know about the database at start
 // (a budget the role cannot set, a SQLite file in rollback-journal mode).
 func (db *DB) Warnings() []Warning {
@@ -474,20 +483,27 @@ func (e *EngineError) Unwrap() error { return e.Err }
 // timeout, cancels it in the engine when the call's context ends, resets
 // the connection, and tries again on another connection when the
 // connection, not the statement, failed before any row.
-func (db *DB) run(ctx context.Context, st Statement, sink Sink) error {
+func (db *DB) run(ctx context.Context, st Statement, sink Sink) (err error) {
+	ctx, span := StartStep(ctx, Step{Name: StepStatement, Dialect: db.info.Dialect, Own: st.Own})
+	// seen is one variable, not two, for the closure below to share.
+	var seen struct {
+		began bool
+		rows  int
+	}
+	defer func() { span.End(seen.rows, err) }()
 	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+db.info.Backstop)
 	defer cancel()
-	var err error
-	connected, began := true, false
+	connected := true
 	for attempt := 0; ; attempt++ {
-		began = false
+		seen.began = false
 		row := sink.Row
 		connected, err = db.once(qctx, st, Sink{Columns: sink.Columns, Row: func(r []any) bool {
-			began = true
+			seen.began = true
+			seen.rows++
 			return row(r)
 		}})
 		var ce *ConnError
-		if err == nil || began || qctx.Err() != nil || !errors.As(err, &ce) {
+		if err == nil || seen.began || qctx.Err() != nil || !errors.As(err, &ce) {
 			break
 		}
 		if attempt >= db.info.Retries {
@@ -513,7 +529,7 @@ func (db *DB) run(ctx context.Context, st Statement, sink Sink) error {
 	case ce != nil && !connected:
 		// No connection was made in time: the server did not answer.
 		return &UnavailableError{Reason: ce.Reason, Err: err}
-	case ce != nil && ce.Unreachable && began:
+	case ce != nil && ce.Unreachable && seen.began:
 		// The connection died mid-result: rows were already handed on, so
 		// the call is not run again, but it failed for the same reason.
 		return &UnavailableError{Reason: ce.Reason, Err: err}

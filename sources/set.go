@@ -196,6 +196,14 @@ func (src *Source) Report() *Report {
 	return src.report
 }
 
+// DB is the source's database when it is open, else nil; it opens
+// nothing.
+func (src *Source) DB() *source.DB {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return src.db
+}
+
 // Catalog is the source's catalog when it is open, else nil; it opens
 // nothing.
 func (src *Source) Catalog() *schema.Catalog {

@@ -119,6 +119,7 @@ func (r *router) pick(ctx context.Context, name string, tool string) (*server, c
 	defer r.mu.Unlock()
 	if s = r.servers[name]; s == nil {
 		s = newServer(db, cat, r.opts.Logger, r.set.Lookup(name).Config.MaxConcurrency)
+		s.name = name
 		r.servers[name] = s
 	}
 	return s, ctx, nil

@@ -128,7 +128,8 @@ func addNote(a, b string) string {
 	return strings.TrimRight(a, ". ") + "; " + b
 }
 
-func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Columns)) }
+func (o describeTableOut) audit(e *zerolog.Event) { e.Int("rows", o.rows()) }
+func (o describeTableOut) rows() int              { return len(o.Columns) }
 
 func (o describeTableOut) text(d *data) string {
 	var b strings.Builder

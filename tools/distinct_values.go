@@ -73,8 +73,10 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 }
 
 func (o distinctValuesOut) audit(e *zerolog.Event) {
-	e.Int("rows", len(o.Values)).Bool("truncated", o.Truncated)
+	e.Int("rows", o.rows()).Bool("truncated", o.Truncated)
 }
+
+func (o distinctValuesOut) rows() int { return len(o.Values) }
 
 func (o distinctValuesOut) text(d *data) string {
 	var b strings.Builder

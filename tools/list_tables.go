@@ -109,8 +109,10 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 }
 
 func (o listTablesOut) audit(e *zerolog.Event) {
-	e.Int("rows", len(o.Tables)+len(o.Names)+len(o.Databases)).Bool("truncated", o.Truncated)
+	e.Int("rows", o.rows()).Bool("truncated", o.Truncated)
 }
+
+func (o listTablesOut) rows() int { return len(o.Tables) + len(o.Names) + len(o.Databases) }
 
 func (o listTablesOut) text(d *data) string {
 	var b strings.Builder

@@ -83,8 +83,10 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 }
 
 func (o runQueryOut) audit(e *zerolog.Event) {
-	e.Int("rows", o.RowCount).Bool("truncated", o.Truncated)
+	e.Int("rows", o.rows()).Bool("truncated", o.Truncated)
 }
+
+func (o runQueryOut) rows() int { return o.RowCount }
 
 func (o runQueryOut) text(d *data) string {
 	var b strings.Builder

@@ -80,7 +80,8 @@ func (s *server) sampleValues(ctx context.Context, in sampleValuesIn) (sampleVal
 	}
 	return out, nil
 }
-func (o sampleValuesOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Values)) }
+func (o sampleValuesOut) audit(e *zerolog.Event) { e.Int("rows", o.rows()) }
+func (o sampleValuesOut) rows() int              { return len(o.Values) }
 
 func (o sampleValuesOut) text(d *data) string {
 	if len(o.Values) == 0 {

@@ -49,7 +49,8 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	return searchSchemaOut{Query: in.Query, Matches: matches, display: s.cat.Display}, nil
 }
 
-func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", len(o.Matches)) }
+func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", o.rows()) }
+func (o searchSchemaOut) rows() int              { return len(o.Matches) }
 
 func (o searchSchemaOut) text(d *data) string {
 	if len(o.Matches) == 0 {

@@ -55,10 +55,44 @@ type Options struct {
 	// use none. None means every caller reaches every database, as does a
 	// call without an identity (stdio: the operator's own).
 	Rules identity.Rules
+	// Observer, when set, is told of every tool call as it starts and
+	// ends: the metrics and the call's span. Nil costs nothing.
+	Observer Observer
 }
+
+// Observer is told of every tool call, as it starts and as it ends, on
+// the call's goroutine and with its context (which holds the call's span
+// when traces are on). Its methods must be safe for concurrent use, and
+// quick: they run on every call.
+type Observer interface {
+	// CallStarted is called as a call of the named tool starts.
+	CallStarted(ctx context.Context, tool string)
+	// CallEnded is called as the call ends, with what became of it.
+	CallEnded(ctx context.Context, c Call)
+}
+
+// Call is what became of one tool call, as an Observer hears it. Its
+// strings come from fixed sets (tool names, the configured database names,
+// Verdicts), never from what the caller sent, so they can label metrics.
+type Call struct {
+	Tool string // the tool's name: run_query, list_tables...
+	// Database is the configured name of the database the call reached;
+	// "" when it reached none (no such database, list_tables listing the
+	// databases) or the one database has no name.
+	Database string
+	Verdict  string // one of Verdicts
+	Rows     int    // rows (or tables, columns, values) the result holds
+	Bytes    int    // bytes of the result the model receives: its text and structured content
+	Duration time.Duration
+}
+
+// Verdicts are the verdicts a call may end with, as the audit log and
+// Call say them.
+var Verdicts = []string{"ok", "refused", "timeout", "not_stopped", "cancelled", "busy", "unavailable", "error"}
 
 // server holds what every tool handler needs: one database's state.
 type server struct {
+	name  string // the database's configured name; "" for NewServer's without one
 	db    *source.DB
 	cat   *schema.Catalog
 	log   zerolog.Logger
@@ -72,7 +106,9 @@ func NewServer(db *source.DB, cat *schema.Catalog, opts *Options) *mcp.Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	return newMCP(&router{one: newServer(db, cat, opts.Logger, opts.MaxConcurrency), name: opts.Name, opts: opts}, opts)
+	one := newServer(db, cat, opts.Logger, opts.MaxConcurrency)
+	one.name = opts.Name
+	return newMCP(&router{one: one, name: opts.Name, opts: opts}, opts)
 }
 
 // newMCP makes the MCP server whose calls r routes.
@@ -155,6 +191,7 @@ type named interface{ database() string }
 type audited interface {
 	audit(e *zerolog.Event)
 	text(d *data) string // what the model reads, database text marked by d
+	rows() int           // what the metrics' rows say
 }
 
 // add registers a tool whose handler returns its output or an error for the
@@ -181,6 +218,10 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 	tool.InputSchema, tool.OutputSchema = inSchema, outSchema
 	srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		obs := r.opts.Observer
+		if obs != nil {
+			obs.CallStarted(ctx, t.Name)
+		}
 		ctx, retries := source.CountRetries(ctx)
 		var in In
 		err := spec.decode(req.Params.Arguments, &in)
@@ -211,6 +252,9 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		}
 		if err != nil {
 			r.record(&c)
+			if obs != nil {
+				obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: verdict(err), Bytes: len(err.Error()), Duration: c.took})
+			}
 			res := &mcp.CallToolResult{}
 			if w := (*worded)(nil); errors.As(err, &w) && w.marked != nil {
 				res.Content = []mcp.Content{&mcp.TextContent{Text: render(w.marked)}}
@@ -220,12 +264,28 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		}
 		structured, err := json.Marshal(out)
 		if err != nil {
+			if obs != nil {
+				obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "error", Duration: time.Since(start)})
+			}
 			return nil, fmt.Errorf("marshaling the output of %s: %w", t.Name, err)
 		}
 		c.out, c.bytes, c.took = out, len(structured), time.Since(start)
 		r.record(&c)
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: render(out.text)}}, StructuredContent: json.RawMessage(structured)}, nil
+		text := render(out.text)
+		if obs != nil {
+			obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "ok", Rows: out.rows(), Bytes: len(text) + len(structured), Duration: c.took})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(structured)}, nil
 	})
+}
+
+// dbName is the configured name of the database s serves, "" for none
+// (s nil: the call reached no database).
+func (s *server) dbName() string {
+	if s == nil {
+		return ""
+	}
+	return s.name
 }
 
 // call is what the log and the audit file say of one tool call.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/identity"
+	"github.com/sqlmcp/sqlmcp/internal/telemetry"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
 
@@ -42,6 +43,14 @@ func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) erro
 		return usagef("log_level %q: use debug, info, warn or error", cfg.logLevel)
 	}
 	cfg.oidcClientID, cfg.oidcClientSecret = getenv("SQLMCP_OIDC_CLIENT_ID"), getenv("SQLMCP_OIDC_CLIENT_SECRET")
+	if cfg.tracesURL = tracesURL(cfg.otlpEndpoint, getenv); cfg.tracesURL != "" {
+		if err := telemetry.CheckURL(cfg.tracesURL); err != nil {
+			return usageError{err}
+		}
+		if cfg.otlpHeaders, err = otlpHeaders(getenv); err != nil {
+			return err
+		}
+	}
 	return parseHTTP(cfg)
 }
 
@@ -75,7 +84,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	start := func() *zerolog.Event {
-		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo)
+		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo).Bool("traces", cfg.tracesURL != "")
 		if af != nil {
 			e = e.Str("audit_file", af.Path()).Str("audit", cfg.audit.describe())
 		}
@@ -102,9 +111,17 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	if len(rules) > 0 && cfg.http != "" && !cfg.authenticates() {
 		return usagef("identities: the rules match callers' identities, and this server proves none: give --auth-token-file (with names) or --auth oidc")
 	}
-	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules, Audit: auditTo})
+	tel, err := startTelemetry(cfg, set, log)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry(ctx, tel, log)
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules, Audit: auditTo, Observer: tel.Observer()})
+	if mw := tel.Middleware(); mw != nil {
+		srv.AddReceivingMiddleware(mw)
+	}
 	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, set.Ready, srv, log, start)
+		return serveHTTP(ctx, cfg, set.Ready, srv, tel.Handler(), log, start)
 	}
 	if len(cfg.httpNotes) > 0 {
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")

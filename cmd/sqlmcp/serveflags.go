@@ -50,6 +50,12 @@ type config struct {
 	tlsKey         string
 	maxBodyBytes   int64
 	shutdownGrace  time.Duration
+	metricsOpen    bool
+
+	// Traces: --otlp-endpoint, and where spans go, worked out from it and
+	// the environment ("" for none).
+	otlpEndpoint, tracesURL string
+	otlpHeaders             map[string]string // what OTEL_EXPORTER_OTLP_HEADERS says
 
 	// OAuth 2.1 resource server: --auth oidc.
 	auth, publicURL                string
@@ -109,6 +115,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.oidcIntrospection, "oidc-introspection-url", "", "--auth oidc: the issuer's RFC 7662 endpoint for opaque (non-JWT) tokens, asked as SQLMCP_OIDC_CLIENT_ID with SQLMCP_OIDC_CLIENT_SECRET (SQLMCP_OIDC_INTROSPECTION_URL)")
 	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", 1<<20, "HTTP: the largest request body; larger gets 413 (SQLMCP_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "HTTP: on SIGTERM or SIGINT, how long calls in flight may finish before they are cancelled (SQLMCP_SHUTDOWN_GRACE)")
+	defineObserve(fs, cfg)
 	return fs
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"strconv"
@@ -31,6 +32,7 @@ func parseHTTP(cfg *config) error {
 			{"--insecure-no-auth", cfg.insecureNoAuth}, {"--allowed-origins", cfg.allowedOrigins != ""},
 			{"--allowed-hosts", cfg.allowedHosts != ""}, {"--tls-cert", cfg.tlsCert != ""}, {"--tls-key", cfg.tlsKey != ""},
 			{"--auth", cfg.auth != ""}, {"--public-url", cfg.publicURL != ""}, {"--oidc-issuer", cfg.oidcIssuer != ""},
+			{"--metrics-open", cfg.metricsOpen},
 		} {
 			if s.set {
 				cfg.httpNotes = append(cfg.httpNotes, s.name)
@@ -160,7 +162,7 @@ func splitList(s string) []string {
 }
 
 // serveHTTP serves srv over HTTP as cfg says, until ctx ends.
-func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, log zerolog.Logger, start func() *zerolog.Event) error {
+func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, metrics http.Handler, log zerolog.Logger, start func() *zerolog.Event) error {
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
@@ -172,7 +174,7 @@ func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (st
 	err := transport.HTTP(ctx, srv, &transport.HTTPOptions{
 		Addr: cfg.http, Tokens: cfg.tokens, OIDC: cfg.oidc, PublicURL: cfg.publicURL, Hosts: cfg.hosts, Origins: cfg.origins, TLS: tlsConfig,
 		MaxBodyBytes: cfg.maxBodyBytes, ShutdownGrace: cfg.shutdownGrace,
-		Ready: readiness(ready, log), Logger: log, Start: start,
+		Ready: readiness(ready, log), Logger: log, Start: start, Metrics: metrics, MetricsOpen: cfg.metricsOpen,
 	})
 	if errors.As(err, new(*net.OpError)) {
 		return usageError{err}

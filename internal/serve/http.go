@@ -82,6 +82,12 @@ type HTTPOptions struct {
 	// Start returns the start event, to which HTTP adds where it listens
 	// and how, then sends. Nil means an info event "start".
 	Start func() *zerolog.Event
+	// Metrics, when set, answers GET /metrics, behind the same Host and
+	// Origin checks as /mcp and, unless MetricsOpen, the same tokens.
+	Metrics http.Handler
+	// MetricsOpen serves /metrics without the tokens, for a scraper that
+	// cannot send one.
+	MetricsOpen bool
 }
 
 // token is a bearer token as HTTP keeps it: its SHA-256 digest, never the
@@ -152,7 +158,8 @@ func (i *requestInfo) end() {
 	}
 }
 
-// HTTP serves srv at /mcp, with /healthz and /readyz beside it, on
+// HTTP serves srv at /mcp, with /healthz, /readyz and (when opts.Metrics
+// is set) /metrics beside it, on
 // opts.Addr until ctx ends; then it shuts down gracefully: no new
 // connections, calls in flight get opts.ShutdownGrace to finish, then are
 // cancelled (stopping their queries). It returns nil after a shutdown, an
@@ -274,6 +281,15 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(quickPOST(srv, mcpHandler)))))
+	metrics := "none" // for the start event: how /metrics is served
+	if opts.Metrics != nil {
+		h := opts.Metrics
+		metrics = "open"
+		if !opts.MetricsOpen && (len(s.tokens) > 0 || s.oidc != nil) {
+			h, metrics = s.authenticate(h), "token"
+		}
+		mux.Handle("GET /metrics", s.protect(h))
+	}
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	if s.oidc != nil {
@@ -316,7 +332,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		ev = ev.Int("tokens", len(s.tokens)).Strs("token_fingerprints", fingerprints)
 	}
 	ev.Bool("tls", opts.TLS != nil).Strs("allowed_hosts", allowedHosts).Strs("allowed_origins", allowedOrigins).
-		Int64("max_body_bytes", s.maxBody).Float64("shutdown_grace_ms", ms(opts.ShutdownGrace)).Send()
+		Int64("max_body_bytes", s.maxBody).Float64("shutdown_grace_ms", ms(opts.ShutdownGrace)).Str("metrics", metrics).Send()
 	if derived && s.oidc != nil && !IsLoopback(bindHost) {
 		s.log.Warn().Str("event", "resource_derived").Str("resource", s.oidc.resource).
 			Msg("the resource identifier is made of --http; clients reaching this server by another name need --public-url, and tokens must name that URL as their audience")
@@ -388,8 +404,8 @@ func (s *httpServer) accessLog(next http.Handler) http.Handler {
 		switch {
 		case status >= 500:
 			e = s.log.Warn()
-		case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
-			e = s.log.Debug() // probes every few seconds would drown the rest
+		case r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.URL.Path == "/metrics":
+			e = s.log.Debug() // probes and scrapes every few seconds would drown the rest
 		}
 		e = e.Str("event", "http").Str("method", r.Method).Str("path", cut(r.URL.Path, 100)).
 			Int("status", status).Float64("duration_ms", ms(time.Since(start))).Int64("bytes", rec.bytes).

@@ -57,6 +57,8 @@ func quickPOST(srv *mcp.Server, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		// The headers, as the SDK's handler hands them on (a traceparent).
+		req.Extra = &mcp.RequestExtra{Header: r.Header}
 		if version == "" {
 			version = "2025-03-26" // what the SDK assumes without the header
 		}

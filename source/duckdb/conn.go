@@ -47,7 +47,10 @@ func (c *conn) SerializeSQL(ctx context.Context, sql string) (string, error) {
 // The driver interrupts DuckDB when ctx ends.
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	text := st.SQL
-	if err := c.b.guard.Check(ctx, c, text); err != nil {
+	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: Engine{}.Dialect(), Own: st.Own})
+	err := c.b.guard.Check(gctx, c, text)
+	span.End(-1, err)
+	if err != nil {
 		return err
 	}
 	if st.Fetch > 0 && !explain(text) {

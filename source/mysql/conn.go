@@ -113,7 +113,9 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) (
 		// (context.AfterFunc's stop may run first): Release kills then.
 		c.ctxEnded = err != nil && ctx.Err() != nil
 	}()
+	_, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: Engine{}.Dialect(), Own: st.Own})
 	q, err := guard.MySQLLimit(st.SQL, st.Fetch, c.b.catalogFor(ctx, st.Own))
+	span.End(-1, err)
 	if err != nil {
 		return err
 	}

@@ -237,6 +237,13 @@ type session struct{ id uint64 }
 
 func (b *backend) Info() source.Info { return b.info }
 
+// PoolStats is database/sql's count of the calls' pool (not the one KILL
+// QUERY uses).
+func (b *backend) PoolStats() source.PoolStats {
+	s := b.db.Stats()
+	return source.PoolStats{Open: s.OpenConnections, InUse: s.InUse, Max: s.MaxOpenConnections}
+}
+
 // Close closes every connection.
 func (b *backend) Close() error {
 	b.kill.Close()

@@ -235,6 +235,12 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 
 func (p *backend) Info() source.Info { return p.info }
 
+// PoolStats is pgxpool's count of the pool's connections.
+func (p *backend) PoolStats() source.PoolStats {
+	s := p.pool.Stat()
+	return source.PoolStats{Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Max: int(s.MaxConns())}
+}
+
 // Close stops polling for statements left running and closes the pool.
 func (p *backend) Close() error {
 	p.left.stop()
@@ -380,7 +386,9 @@ type conn struct {
 // rows when st.Fetch > 0 and it is not an EXPLAIN), then runs it in a
 // read-only transaction (see exec).
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
-	ps, err := c.p.check(ctx, st.SQL, st.Fetch, st.Own || st.Builtin)
+	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.Postgres, Own: st.Own})
+	ps, err := c.p.check(gctx, st.SQL, st.Fetch, st.Own || st.Builtin)
+	span.End(-1, err)
 	if err != nil {
 		return err
 	}

@@ -150,7 +150,11 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 		if !st.Own && !st.Builtin {
 			p = c.policy
 		}
+		// SQLite's guard judges the statement as it compiles it: the span
+		// is the guarded compile.
+		_, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.SQLite, Own: st.Own})
 		ps, masked, err := c.sc.prepare(st.SQL, p)
+		span.End(-1, err)
 		if err != nil {
 			var se sqlite3.Error
 			if errors.As(err, &se) {
