@@ -922,11 +922,16 @@ func (r *policyResolver) join(j *pg.JoinExpr, sc *pscope, left []*pitem) ([]*pit
 				return nil, nil, maskedError(c.origin)
 			}
 		}
-		jit.cols = append(jit.cols, pcol{name: u})
+		if !r.sqlite {
+			jit.cols = append(jit.cols, pcol{name: u})
+		}
 	}
-	for _, side := range []*pitem{lshow, rshow} {
+	// PostgreSQL puts the merged columns first, then each side's others;
+	// SQLite keeps the left side's columns where they stand and leaves the
+	// merged ones out of the right side's.
+	for i, side := range []*pitem{lshow, rshow} {
 		for _, c := range side.cols {
-			if !inUsing(c.name) {
+			if !inUsing(c.name) || r.sqlite && i == 0 {
 				jit.cols = append(jit.cols, c)
 			}
 		}
@@ -951,7 +956,10 @@ func (r *policyResolver) join(j *pg.JoinExpr, sc *pscope, left []*pitem) ([]*pit
 		items = append(items, &hidden)
 	}
 	if a := j.JoinUsingAlias; a != nil {
-		ua := &pitem{name: a.Aliasname, relVisible: true, cols: jit.cols[:len(using)]}
+		ua := &pitem{name: a.Aliasname, relVisible: true}
+		for _, u := range using {
+			ua.cols = append(ua.cols, pcol{name: u})
+		}
 		items = append(items, ua)
 	}
 	return append(items, jit), jit, nil
@@ -1128,8 +1136,12 @@ func (r *policyResolver) starOf(it *pitem, star string) ([]pcol, *Error) {
 	var out []pcol
 	for _, c := range it.cols {
 		if c.acc == Denied {
+			name := it.name
+			if name == "" {
+				name = "the join"
+			}
 			return nil, &Error{
-				Reason: fmt.Sprintf("%s would read columns of %s that you may not read", star, it.name),
+				Reason: fmt.Sprintf("%s would read columns of %s that you may not read", star, name),
 				Hint:   "Name the columns instead: " + readable(it),
 			}
 		}
