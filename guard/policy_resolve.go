@@ -156,6 +156,9 @@ type pcol struct {
 	// unknown marks, in a result, where a function's columns of unknown
 	// number stand (SELECT * over it); name and acc are then unset.
 	unknown bool
+	// hidden is a column a name reaches but * leaves out (SQLite's
+	// json_each(...).json).
+	hidden bool
 }
 
 // pitem is one FROM item as a column reference sees it.
@@ -759,13 +762,17 @@ var tableFunctions = map[string][]string{
 }
 
 // sqliteTableFunctions are SQLite's json1 table-valued functions'
-// columns, hidden ones included.
+// columns; json and root, after them, are hidden (see sqliteHidden).
 var sqliteTableFunctions = map[string][]string{
-	"json_each":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
-	"json_tree":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
-	"jsonb_each": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
-	"jsonb_tree": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
+	"json_each":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
+	"json_tree":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
+	"jsonb_each": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
+	"jsonb_tree": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
 }
+
+// sqliteHidden are the hidden columns of SQLite's json1 table-valued
+// functions: a name reaches them, * does not.
+var sqliteHidden = []string{"json", "root"}
 
 // function resolves a function in FROM (ROWS FROM too): its arguments are
 // judged at the level of the FROM (they may read the items before it), and
@@ -825,6 +832,11 @@ func (r *policyResolver) function(f *pg.RangeFunction, lat *pscope) (*pitem, *Er
 		default:
 			for _, c := range cols {
 				known = append(known, pcol{name: c})
+			}
+			if r.sqlite {
+				for _, c := range sqliteHidden {
+					known = append(known, pcol{name: c, hidden: true})
+				}
 			}
 		}
 	}
@@ -1135,6 +1147,9 @@ func (r *policyResolver) expand(qual []*pg.Node, sc *pscope) ([]pcol, *Error) {
 func (r *policyResolver) starOf(it *pitem, star string) ([]pcol, *Error) {
 	var out []pcol
 	for _, c := range it.cols {
+		if c.hidden {
+			continue
+		}
 		if c.acc == Denied {
 			name := it.name
 			if name == "" {

@@ -346,6 +346,10 @@ func TestPolicySQLite(t *testing.T) {
 	if _, err := guard.CheckPolicySQL(`SELECT key FROM json_each('[1]')`, lookup, sqlmcp.SQLite); err != nil {
 		t.Errorf("json_each's columns: %v", err)
 	}
+	got, err = guard.CheckPolicySQL(`SELECT j.*, c.email, j.json FROM json_each('[1]') j, customers c`, lookup, sqlmcp.SQLite)
+	if err != nil || len(got) != 1 || got[0].Position != 8 {
+		t.Errorf("json_each's * and its hidden columns: %v, %v; want the masked column at 8", got, err)
+	}
 	// SQLite's * over USING keeps the left side's columns in place, where
 	// PostgreSQL puts the merged ones first.
 	for d, pos := range map[sqlmcp.Dialect]int{sqlmcp.SQLite: 0, sqlmcp.Postgres: 1} {
