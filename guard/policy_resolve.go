@@ -1027,7 +1027,7 @@ func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 			return []pcol{{name: pick(rt.Name, res.item.name)}}, nil
 		}
 		col := res.col
-		col.name = pick(rt.Name, col.name)
+		col.name, col.hidden = pick(rt.Name, col.name), false
 		return []pcol{col}, nil
 	}
 	if ind := rt.Val.GetAIndirection(); ind != nil {
@@ -1043,7 +1043,7 @@ func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 					if e != nil {
 						return nil, e
 					}
-					col.name = pick(rt.Name, col.name)
+					col.name, col.hidden = pick(rt.Name, col.name), false
 					return []pcol{col}, nil
 				case *pg.Node_AStar: // (t).*
 					return r.starOf(res.item, "("+res.item.name+").*")

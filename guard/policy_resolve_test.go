@@ -350,6 +350,10 @@ func TestPolicySQLite(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Position != 8 {
 		t.Errorf("json_each's * and its hidden columns: %v, %v; want the masked column at 8", got, err)
 	}
+	got, err = guard.CheckPolicySQL(`SELECT * FROM (SELECT j.json, c.email FROM json_each('[1]') j, customers c) s`, lookup, sqlmcp.SQLite)
+	if err != nil || len(got) != 1 || got[0].Position != 1 {
+		t.Errorf("a hidden column selected by name: %v, %v; want the masked column at 1", got, err)
+	}
 	// SQLite's * over USING keeps the left side's columns in place, where
 	// PostgreSQL puts the merged ones first.
 	for d, pos := range map[sqlmcp.Dialect]int{sqlmcp.SQLite: 0, sqlmcp.Postgres: 1} {
