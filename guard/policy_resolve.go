@@ -156,6 +156,9 @@ type pcol struct {
 	// unknown marks, in a result, where a function's columns of unknown
 	// number stand (SELECT * over it); name and acc are then unset.
 	unknown bool
+	// hidden is a column a name reaches but * leaves out (SQLite's
+	// json_each(...).json).
+	hidden bool
 }
 
 // pitem is one FROM item as a column reference sees it.
@@ -759,13 +762,17 @@ var tableFunctions = map[string][]string{
 }
 
 // sqliteTableFunctions are SQLite's json1 table-valued functions'
-// columns, hidden ones included.
+// columns; json and root, after them, are hidden (see sqliteHidden).
 var sqliteTableFunctions = map[string][]string{
-	"json_each":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
-	"json_tree":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
-	"jsonb_each": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
-	"jsonb_tree": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"},
+	"json_each":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
+	"json_tree":  {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
+	"jsonb_each": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
+	"jsonb_tree": {"key", "value", "type", "atom", "id", "parent", "fullkey", "path"},
 }
+
+// sqliteHidden are the hidden columns of SQLite's json1 table-valued
+// functions: a name reaches them, * does not.
+var sqliteHidden = []string{"json", "root"}
 
 // function resolves a function in FROM (ROWS FROM too): its arguments are
 // judged at the level of the FROM (they may read the items before it), and
@@ -825,6 +832,11 @@ func (r *policyResolver) function(f *pg.RangeFunction, lat *pscope) (*pitem, *Er
 		default:
 			for _, c := range cols {
 				known = append(known, pcol{name: c})
+			}
+			if r.sqlite {
+				for _, c := range sqliteHidden {
+					known = append(known, pcol{name: c, hidden: true})
+				}
 			}
 		}
 	}
@@ -922,11 +934,16 @@ func (r *policyResolver) join(j *pg.JoinExpr, sc *pscope, left []*pitem) ([]*pit
 				return nil, nil, maskedError(c.origin)
 			}
 		}
-		jit.cols = append(jit.cols, pcol{name: u})
+		if !r.sqlite {
+			jit.cols = append(jit.cols, pcol{name: u})
+		}
 	}
-	for _, side := range []*pitem{lshow, rshow} {
+	// PostgreSQL puts the merged columns first, then each side's others;
+	// SQLite keeps the left side's columns where they stand and leaves the
+	// merged ones out of the right side's.
+	for i, side := range []*pitem{lshow, rshow} {
 		for _, c := range side.cols {
-			if !inUsing(c.name) {
+			if !inUsing(c.name) || r.sqlite && i == 0 {
 				jit.cols = append(jit.cols, c)
 			}
 		}
@@ -951,7 +968,10 @@ func (r *policyResolver) join(j *pg.JoinExpr, sc *pscope, left []*pitem) ([]*pit
 		items = append(items, &hidden)
 	}
 	if a := j.JoinUsingAlias; a != nil {
-		ua := &pitem{name: a.Aliasname, relVisible: true, cols: jit.cols[:len(using)]}
+		ua := &pitem{name: a.Aliasname, relVisible: true}
+		for _, u := range using {
+			ua.cols = append(ua.cols, pcol{name: u})
+		}
 		items = append(items, ua)
 	}
 	return append(items, jit), jit, nil
@@ -1007,7 +1027,7 @@ func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 			return []pcol{{name: pick(rt.Name, res.item.name)}}, nil
 		}
 		col := res.col
-		col.name = pick(rt.Name, col.name)
+		col.name, col.hidden = pick(rt.Name, col.name), false
 		return []pcol{col}, nil
 	}
 	if ind := rt.Val.GetAIndirection(); ind != nil {
@@ -1023,7 +1043,7 @@ func (r *policyResolver) target(rt *pg.ResTarget, sc *pscope) ([]pcol, *Error) {
 					if e != nil {
 						return nil, e
 					}
-					col.name = pick(rt.Name, col.name)
+					col.name, col.hidden = pick(rt.Name, col.name), false
 					return []pcol{col}, nil
 				case *pg.Node_AStar: // (t).*
 					return r.starOf(res.item, "("+res.item.name+").*")
@@ -1127,9 +1147,16 @@ func (r *policyResolver) expand(qual []*pg.Node, sc *pscope) ([]pcol, *Error) {
 func (r *policyResolver) starOf(it *pitem, star string) ([]pcol, *Error) {
 	var out []pcol
 	for _, c := range it.cols {
+		if c.hidden {
+			continue
+		}
 		if c.acc == Denied {
+			name := it.name
+			if name == "" {
+				name = "the join"
+			}
 			return nil, &Error{
-				Reason: fmt.Sprintf("%s would read columns of %s that you may not read", star, it.name),
+				Reason: fmt.Sprintf("%s would read columns of %s that you may not read", star, name),
 				Hint:   "Name the columns instead: " + readable(it),
 			}
 		}

@@ -346,6 +346,26 @@ func TestPolicySQLite(t *testing.T) {
 	if _, err := guard.CheckPolicySQL(`SELECT key FROM json_each('[1]')`, lookup, sqlmcp.SQLite); err != nil {
 		t.Errorf("json_each's columns: %v", err)
 	}
+	got, err = guard.CheckPolicySQL(`SELECT j.*, c.email, j.json FROM json_each('[1]') j, customers c`, lookup, sqlmcp.SQLite)
+	if err != nil || len(got) != 1 || got[0].Position != 8 {
+		t.Errorf("json_each's * and its hidden columns: %v, %v; want the masked column at 8", got, err)
+	}
+	got, err = guard.CheckPolicySQL(`SELECT * FROM (SELECT j.json, c.email FROM json_each('[1]') j, customers c) s`, lookup, sqlmcp.SQLite)
+	if err != nil || len(got) != 1 || got[0].Position != 1 {
+		t.Errorf("a hidden column selected by name: %v, %v; want the masked column at 1", got, err)
+	}
+	// SQLite's * over USING keeps the left side's columns in place, where
+	// PostgreSQL puts the merged ones first.
+	for d, pos := range map[sqlmcp.Dialect]int{sqlmcp.SQLite: 0, sqlmcp.Postgres: 1} {
+		var p guard.PolicyCatalog = sqliteFold{"Orders": rel("", "Orders", "Total", "Id"), "Customers": rel("", "Customers", "~Email", "Id")}
+		if d == sqlmcp.Postgres {
+			p = fakePolicy{"public.orders": rel("public", "orders", "total", "id"), "public.customers": rel("public", "customers", "~email", "id")}
+		}
+		got, err := guard.CheckPolicySQL(`SELECT * FROM customers JOIN orders USING (id)`, p, d)
+		if err != nil || len(got) != 1 || got[0].Position != pos {
+			t.Errorf("%s: * over USING: %v, %v; want the masked column at %d", d, got, err, pos)
+		}
+	}
 }
 
 // sqliteFold looks relations up case-insensitively, as SQLite names them.
