@@ -305,10 +305,13 @@ func (db *DB) query(ctx context.Context, st Statement, maxRows int) (*Result, er
 	},
 		Row: func(row []any) bool {
 			for _, m := range masks {
-				if pol == nil {
-					return false // an engine marked a mask no policy asked for: show nothing
-				}
-				if m.Position < len(row) {
+				switch {
+				case m.Position >= len(row):
+				case pol == nil:
+					// The engine's guard was given a policy the door was not
+					// (a test's): redact with no key.
+					row[m.Position] = maskedMarker
+				default:
 					v := row[m.Position]
 					if l, ok := v.(Lazy); ok {
 						v = l.Cell(db.limits.MaxCellBytes)
@@ -359,6 +362,9 @@ type Policy interface {
 	// Redact is what is shown for value v of the masked column m.
 	Redact(m guard.MaskedColumn, v any) any
 }
+
+// maskedMarker is a masked value shown without a policy's redaction.
+const maskedMarker = "[masked]"
 
 var errNoPolicy = errors.New("this database's table and column policy could not be applied yet (its catalog has not been read); try again shortly")
 
