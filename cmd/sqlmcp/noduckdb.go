@@ -2,7 +2,10 @@
 
 package main
 
-import "github.com/sqlmcp/sqlmcp/source"
+import (
+	conf "github.com/sqlmcp/sqlmcp/config"
+	"github.com/sqlmcp/sqlmcp/source"
+)
 
 // optionalEngines is empty in a build without DuckDB (-tags noduckdb).
-func optionalEngines() []source.Engine { return nil }
+func optionalEngines(*conf.Source) []source.Engine { return nil }

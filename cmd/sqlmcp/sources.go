@@ -100,7 +100,7 @@ func dialectOf(database string) func(mcp.Result, error) (mcp.Result, error) {
 // then the built-in ones, PostgreSQL with the source's budgets; SQLite
 // takes every path left.
 func engines(s *conf.Source) []source.Engine {
-	return append(optionalEngines(), sources.Engines(s)...)
+	return append(optionalEngines(s), sources.Engines(s)...)
 }
 
 // perDatabaseFlags are serve's flags that speak of one database: with a

@@ -332,11 +332,18 @@ func TestViews(t *testing.T) {
 	e := duckdb.Engine{Views: []duckdb.View{
 		{Name: "customers", Path: filepath.Join(dir, "people.csv")},
 		{Name: "revenue", Path: filepath.Join(dir, "sales")},
+		{Name: "parts", Path: filepath.Join(dir, "sales", "year=*", "part-*.parquet")},
+		{Name: "exports", Path: filepath.Join(dir, "export_*.csv")},
 	}}
+	// Two CSV exports with their columns in different orders, and a
+	// third written after the source opened, which is not read.
+	must(t, os.WriteFile(filepath.Join(dir, "export_1.csv"), []byte("id,city\n1,Oslo\n2,Rome\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "export_2.csv"), []byte("city,id\nLima,3\n"), 0o644))
 	b := open(t, dir, e)
-	_, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM revenue)"})
+	must(t, os.WriteFile(filepath.Join(dir, "export_3.csv"), []byte("id,city\n4,Baku\n"), 0o644))
+	_, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM revenue), (SELECT count(*) FROM parts), (SELECT string_agg(city, ',' ORDER BY id) FROM exports)"})
 	must(t, err)
-	if diff := cmp.Diff([][]any{{int64(3), int64(50)}}, rows); diff != "" {
+	if diff := cmp.Diff([][]any{{int64(3), int64(50), int64(50), "Oslo,Rome,Lima"}}, rows); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)
 	}
 	if _, _, err := run(t.Context(), b, source.Statement{SQL: "FROM nested"}); err == nil {
