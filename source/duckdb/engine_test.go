@@ -353,3 +353,26 @@ func TestViews(t *testing.T) {
 		t.Error("the sandbox let a file no view names be read")
 	}
 }
+
+// TestBudgets: a source's memory limit and threads are DuckDB's own
+// settings, read back from the locked instance into the report; a size
+// DuckDB cannot read stops the source.
+func TestBudgets(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{MemoryLimit: "512MB", Threads: 1})
+	sandbox := b.Info().Guard[2]
+	for _, want := range []string{"sandbox: enable_external_access=false, lock_configuration=true, access_mode=read_only, ",
+		"memory_limit=488.2 MiB (512MB), threads=1, temp_directory=", "max_temp_directory_size=953.6 MiB (1GB)"} {
+		if !strings.Contains(sandbox, want) {
+			t.Errorf("the sandbox line lacks %q: %s", want, sandbox)
+		}
+	}
+	rows, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT current_setting('threads'), current_setting('memory_limit')")
+	must(t, err)
+	if diff := cmp.Diff([][]any{{int64(1), "488.2 MiB"}}, rows); diff != "" {
+		t.Errorf("settings in force (-want +got):\n%s", diff)
+	}
+	if _, err := (duckdb.Engine{MemoryLimit: "lots"}).Open(t.Context(), dir, source.Config{}); err == nil || !strings.Contains(err.Error(), "lots") {
+		t.Errorf("a memory limit DuckDB cannot read: err = %v; want DuckDB's refusal of it", err)
+	}
+}
