@@ -3,10 +3,14 @@
 package main
 
 import (
+	"bytes"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqlmcp/sqlmcp/demo"
 )
 
 // TestCheckDuckDBViews: a DuckDB source whose views the configuration
@@ -69,5 +73,59 @@ func TestDuckDBFlags(t *testing.T) {
 	}
 	if _, err := runCheck(t, nil, "--db", dir, "--duckdb-threads", "-1"); err == nil || !strings.Contains(err.Error(), "--duckdb-threads") {
 		t.Errorf("--duckdb-threads -1: err = %v; want it refused", err)
+	}
+}
+
+// TestDemoParquet: sqlmcp demo --parquet writes every table and view of
+// the demo as a Parquet file holding the same rows, described in its
+// metadata, and the folder serves as a DuckDB source.
+func TestDemoParquet(t *testing.T) {
+	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "school")
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), []string{"demo", "--parquet", out, "--cache-dir", cache}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" }); err != nil {
+		t.Fatalf("demo --parquet: %v\n%s", err, stderr.String())
+	}
+	if want := "wrote 13 Parquet files to " + out; !strings.Contains(stdout.String(), want) {
+		t.Errorf("demo --parquet said %q; want %q", stdout.String(), want)
+	}
+	path, err := demo.Open(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	duck, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duck.Close()
+	for _, name := range []string{"schools", "students", "attendance", "order", "student_roster"} {
+		var want, got int64
+		if err := lite.QueryRow(`SELECT count(*) FROM "` + name + `"`).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if err := duck.QueryRow("SELECT count(*) FROM read_parquet(?)", filepath.Join(out, name+".parquet")).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want || got == 0 {
+			t.Errorf("%s: %d rows in Parquet, %d in the demo", name, got, want)
+		}
+	}
+	var opened, about string
+	if err := duck.QueryRow("SELECT CAST(max(opened_on) AS VARCHAR) FROM read_parquet(?)", filepath.Join(out, "schools.parquet")).Scan(&opened); err != nil {
+		t.Errorf("schools.opened_on is not a date in Parquet: %v", err)
+	}
+	if err := duck.QueryRow("SELECT decode(value) FROM parquet_kv_metadata(?) WHERE decode(key) = 'description:CDSCode'", filepath.Join(out, "schools.parquet")).Scan(&about); err != nil || !strings.Contains(about, "County-District-School") {
+		t.Errorf("schools.CDSCode's description in the Parquet metadata: %q, %v", about, err)
+	}
+	report, err := runCheck(t, nil, "--db", out)
+	if err != nil || !strings.Contains(report, "found: 13 tables and views") {
+		t.Errorf("check --db %s: %v\n%s", out, err, report)
+	}
+	if err := run(t.Context(), []string{"demo", "--parquet", out, "--cache-dir", cache}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "is not empty") {
+		t.Errorf("demo --parquet into a full folder: %v; want it refused", err)
 	}
 }
