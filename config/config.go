@@ -563,7 +563,11 @@ func duckdbCheck(s *Source) string {
 	return ""
 }
 
-// sizePattern is a size as DuckDB writes it: 500MB, 1GB, 2GiB.
+// ValidSize reports whether s is a size as DuckDB writes it: 500MB, 1GB,
+// 2GiB.
+func ValidSize(s string) bool { return sizePattern.MatchString(s) }
+
+// sizePattern is a size as DuckDB writes it.
 var sizePattern = regexp.MustCompile(`^(?i)[0-9]+(\.[0-9]+)?\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)$`)
 
 // path places a relative file name beside the configuration file. A

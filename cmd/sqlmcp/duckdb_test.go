@@ -74,6 +74,9 @@ func TestDuckDBFlags(t *testing.T) {
 	if _, err := runCheck(t, nil, "--db", dir, "--duckdb-threads", "-1"); err == nil || !strings.Contains(err.Error(), "--duckdb-threads") {
 		t.Errorf("--duckdb-threads -1: err = %v; want it refused", err)
 	}
+	if _, err := runCheck(t, nil, "--db", dir, "--duckdb-memory-limit", "lots"); err == nil || !strings.Contains(err.Error(), `--duckdb-memory-limit "lots" is not a size`) {
+		t.Errorf("--duckdb-memory-limit lots: err = %v; want it refused", err)
+	}
 }
 
 // TestDemoParquet: sqlmcp demo --parquet writes every table and view of

@@ -114,6 +114,9 @@ func (cfg *config) check() error {
 	if _, err := zerolog.ParseLevel(cfg.logLevel); err != nil || cfg.logLevel == "" {
 		return usagef("--log-level %q: use debug, info, warn or error", cfg.logLevel)
 	}
+	if cfg.duckdbMemoryLimit != "" && !conf.ValidSize(cfg.duckdbMemoryLimit) {
+		return usagef("--duckdb-memory-limit %q is not a size as DuckDB writes it: write 512MB, 1GB or 2GiB", cfg.duckdbMemoryLimit)
+	}
 	if cfg.duckdbThreads < 0 {
 		return usagef("--duckdb-threads must be 1 or more, not %d", cfg.duckdbThreads)
 	}
