@@ -352,6 +352,14 @@ func TestViews(t *testing.T) {
 	if _, err := duckdb.RunUnguarded(t.Context(), b, "SELECT * FROM read_parquet('"+filepath.Join(dir, "nested.parquet")+"')"); err == nil {
 		t.Error("the sandbox let a file no view names be read")
 	}
+	// A file the glob matches now, written after the source opened, is
+	// not one DuckDB may open.
+	if rows, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT * FROM read_csv('"+filepath.Join(dir, "export_*.csv")+"')"); err == nil {
+		t.Errorf("the sandbox let the glob be read again, with the later file: %v", rows)
+	}
+	if _, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT * FROM read_csv('"+filepath.Join(dir, "export_3.csv")+"')"); err == nil {
+		t.Error("the sandbox let a file written after the source opened be read")
+	}
 }
 
 // TestBudgets: a source's memory limit and threads are DuckDB's own
