@@ -65,6 +65,10 @@ type Source struct {
 	// Description is what the model reads about the database.
 	Description string
 	Settings
+	// Views are a DuckDB source's views and the files each reads, as the
+	// file lists them under views:, paths made absolute; none for a
+	// source whose files are found by its URL (a folder's listing).
+	Views []View
 	// File and Line say where the source was written ("" and 0 for one
 	// from the command line).
 	File string
@@ -87,6 +91,11 @@ type Settings struct {
 	MaxConcurrency                  int
 	AllowExtensions, AllowFunctions []string
 	PGWorkMem, PGTempFileLimit      string
+	// DuckDBMemoryLimit and DuckDBThreads are a DuckDB source's
+	// memory_limit (as DuckDB writes sizes, "1GB") and threads; "" and 0
+	// for the engine's defaults.
+	DuckDBMemoryLimit string
+	DuckDBThreads     int
 	// HideUnreadable hides, on PostgreSQL, the tables and views the role
 	// may not read, where they are otherwise listed and marked.
 	HideUnreadable bool
@@ -96,6 +105,13 @@ type Settings struct {
 	// Policy is the source's table and column policy (a policy: block,
 	// or a file it names); nil for none. It is never a default.
 	Policy *policy.Spec
+}
+
+// View is one view of a DuckDB source: its name, and the data file, the
+// folder of Parquet files or the glob of files (sales_*.parquet) it reads,
+// as an absolute path.
+type View struct {
+	Name, Path string
 }
 
 // Tolerable are the kinds of start-up problem a source may tolerate:
@@ -426,6 +442,8 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 			}
 		case "policy":
 			p.policy(s, v)
+		case "views":
+			p.views(s, v)
 		default:
 			p.setting(&s.Settings, s, k, v, "a source")
 		}
@@ -433,7 +451,12 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 	switch {
 	case s.lines["name"] == 0:
 		p.errorf(n.Line, "add name: a plain name the model uses, such as shop", "this source has no name")
-	case s.lines["url"] == 0:
+	case s.lines["url"] == 0 && len(s.Views) > 0:
+		// The views name every file: the source is DuckDB's, named
+		// after the configuration's folder.
+		s.URL = "duckdb:" + p.dir
+		s.Display = s.URL
+	case s.lines["url"] == 0 && s.lines["views"] == 0:
 		p.errorf(n.Line, "add url: a SQLite file, or postgres://user@host:5432/db with the password in ${VAR} or PGPASSWORD", "source %s has no url", s.Name)
 	case rawURL != "":
 		url, err := expand(rawURL, p.getenv)
@@ -446,6 +469,9 @@ func (p *parser) source(n *yaml.Node, defaults Settings) *Source {
 		}
 	}
 	if len(p.errs) == before {
+		if msg := duckdbCheck(s); msg != "" {
+			p.errorf(s.Line, "", "source %s: %s", s.Name, msg)
+		}
 		if msg := staticCheck(s); msg != "" {
 			p.errorf(s.Line, "", "source %s: %s", s.Name, msg)
 		}
@@ -478,6 +504,73 @@ func (p *parser) policy(s *Source, v *yaml.Node) {
 		p.errorf(v.Line, "", "source %s: %v", s.Name, err)
 	}
 }
+
+// viewName is a view's name: what a model writes without quoting.
+var viewName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
+
+// views reads a DuckDB source's views: a mapping of each view's name to
+// its file, folder or glob, relative to the configuration file. Each must
+// name at least one file now.
+func (p *parser) views(s *Source, v *yaml.Node) {
+	if !p.expect(v, yaml.MappingNode, "views") {
+		return
+	}
+	if len(v.Content) == 0 {
+		p.errorf(v.Line, "name each view and its file, as views: {sales: exports/sales.parquet}", "source %s: views is empty", s.Name)
+		return
+	}
+	seen := map[string]int{}
+	pairs(v, func(k, f *yaml.Node) {
+		lower := strings.ToLower(k.Value)
+		switch {
+		case !viewName.MatchString(k.Value):
+			p.errorf(k.Line, "a view's name is letters, digits and _, starting with a letter or _", "source %s: view name %q is not a plain name", s.Name, k.Value)
+			return
+		case seen[lower] != 0:
+			p.errorf(k.Line, "give each view its own name", "source %s: view %s is given twice (first on line %d)", s.Name, k.Value, seen[lower])
+			return
+		case f.Kind != yaml.ScalarNode || f.Tag == "!!null" || f.Value == "":
+			p.errorf(f.Line, "give the view's file, folder or glob, relative to this file", "source %s: view %s: the file must be a single value, not %s", s.Name, k.Value, kindName(f))
+			return
+		}
+		seen[lower] = k.Line
+		path := p.path(f.Value)
+		if strings.ContainsAny(filepath.Base(path), "*?[") || strings.ContainsAny(filepath.Dir(path), "*?[") {
+			matches, err := filepath.Glob(path)
+			if err != nil || len(matches) == 0 {
+				p.errorf(f.Line, "give a glob that matches at least one file, relative to this file", "source %s: view %s: %s matches no file", s.Name, k.Value, path)
+				return
+			}
+		} else if _, err := os.Stat(path); err != nil {
+			p.errorf(f.Line, "give an existing data file or folder of Parquet files, relative to this file", "source %s: view %s: %s", s.Name, k.Value, unwrapPath(err))
+			return
+		}
+		s.Views = append(s.Views, View{Name: k.Value, Path: path})
+	})
+}
+
+// duckdbCheck is what is wrong with a source's DuckDB settings: views and
+// a DuckDB budget written in its own entry need a source DuckDB serves
+// (views: with no url, a duckdb: URL or a folder).
+func duckdbCheck(s *Source) string {
+	if s.lines["views"] != 0 && s.lines["url"] != 0 {
+		st, err := os.Stat(s.URL)
+		if !strings.HasPrefix(s.URL, "duckdb:") && (err != nil || !st.IsDir()) {
+			return "views are served by DuckDB from the files they name: leave url out, or give a duckdb: URL or a folder"
+		}
+	}
+	if isServer(s.URL) && (s.lines["memory_limit"] != 0 || s.lines["threads"] != 0) {
+		return "memory_limit and threads are DuckDB's; a server's budgets are its own (pg_work_mem and pg_temp_file_limit on PostgreSQL)"
+	}
+	return ""
+}
+
+// ValidSize reports whether s is a size as DuckDB writes it: 500MB, 1GB,
+// 2GiB.
+func ValidSize(s string) bool { return sizePattern.MatchString(s) }
+
+// sizePattern is a size as DuckDB writes it.
+var sizePattern = regexp.MustCompile(`^(?i)[0-9]+(\.[0-9]+)?\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)$`)
 
 // path places a relative file name beside the configuration file. A
 // sqlite: or file: URL is left as written.
@@ -517,7 +610,7 @@ func (p *parser) setting(st *Settings, src *Source, k, v *yaml.Node, where strin
 	if !ok {
 		known := slices.Sorted(mapKeys(settingKeys))
 		if src != nil {
-			known = append([]string{"name", "url", "description", "policy"}, known...)
+			known = append([]string{"name", "url", "description", "policy", "views"}, known...)
 		}
 		p.unknown(k, "in "+where, known)
 		return
@@ -548,6 +641,14 @@ var settingKeys = map[string]func(p *parser, s *Settings, v *yaml.Node) string{
 	"max_bytes":             intKey(func(s *Settings) *int { return &s.Limits.MaxBytes }, 1),
 	"max_cell_bytes":        intKey(func(s *Settings) *int { return &s.Limits.MaxCellBytes }, 1),
 	"max_concurrency":       intKey(func(s *Settings) *int { return &s.MaxConcurrency }, 0),
+	"threads":               intKey(func(s *Settings) *int { return &s.DuckDBThreads }, 1),
+	"memory_limit": func(p *parser, s *Settings, v *yaml.Node) string {
+		if v.Kind != yaml.ScalarNode || !sizePattern.MatchString(v.Value) {
+			return fmt.Sprintf("%q is not a size as DuckDB writes it (write 512MB, 1GB or 2GiB)", v.Value)
+		}
+		s.DuckDBMemoryLimit = v.Value
+		return ""
+	},
 	"timeout": func(p *parser, s *Settings, v *yaml.Node) string {
 		var d yamlDuration
 		if v.Kind != yaml.ScalarNode || v.Decode(&d) != nil || d <= 0 {

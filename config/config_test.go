@@ -273,3 +273,84 @@ func TestMySQLSource(t *testing.T) {
 		t.Errorf("NameFor(mysql URL) = %q", got)
 	}
 }
+
+func TestDuckDBViews(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"exports/sales_2023.parquet", "exports/sales_2024.parquet", "people.csv", "parts/year=2024/a.parquet"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "sqlmcp.yaml")
+	text := "defaults: {threads: 1}\nsources:\n  - name: files\n    views: {sales: \"exports/sales_*.parquet\", people: people.csv, parts: parts}\n    memory_limit: 512MB\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Load(path, config.Settings{}, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Sources[0]
+	want := []config.View{{Name: "sales", Path: filepath.Join(dir, "exports/sales_*.parquet")},
+		{Name: "people", Path: filepath.Join(dir, "people.csv")}, {Name: "parts", Path: filepath.Join(dir, "parts")}}
+	if d := cmp.Diff(want, s.Views); d != "" {
+		t.Errorf("views (-want +got):\n%s", d)
+	}
+	if s.URL != "duckdb:"+dir || s.DuckDBMemoryLimit != "512MB" || s.DuckDBThreads != 1 {
+		t.Errorf("url %q, memory_limit %q, threads %d; want duckdb:%s, 512MB, 1", s.URL, s.DuckDBMemoryLimit, s.DuckDBThreads, dir)
+	}
+	eff := f.Effective()
+	for _, line := range []string{"memory_limit: 512MB", "threads: 1", "views: {sales: " + filepath.Join(dir, "exports/sales_*.parquet")} {
+		if !strings.Contains(eff, line) {
+			t.Errorf("Effective lacks %q:\n%s", line, eff)
+		}
+	}
+
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"missing file", "sources:\n  - name: files\n    views: {sales: nope.parquet}\n", []string{
+			`3: source files: view sales: DIR/nope.parquet: no such file or directory (give an existing data file or folder of Parquet files, relative to this file)`}},
+		{"glob matching nothing", "sources:\n  - name: files\n    views:\n      sales: exports/*.csv\n", []string{
+			`4: source files: view sales: DIR/exports/*.csv matches no file (give a glob that matches at least one file, relative to this file)`}},
+		{"bad view name", "sources:\n  - name: files\n    views: {\"my sales\": people.csv}\n", []string{
+			`3: source files: view name "my sales" is not a plain name (a view's name is letters, digits and _, starting with a letter or _)`}},
+		{"view twice", "sources:\n  - name: files\n    views: {people: people.csv, People: people.csv}\n", []string{
+			`3: source files: view People is given twice (first on line 3) (give each view its own name)`}},
+		{"views as a list", "sources:\n  - name: files\n    views: [people.csv]\n", []string{
+			`3: views must be a mapping of keys, not a list`}},
+		{"views beside a sqlite file", "sources:\n  - name: files\n    url: people.csv\n    views: {people: people.csv}\n", []string{
+			`2: source files: views are served by DuckDB from the files they name: leave url out, or give a duckdb: URL or a folder`}},
+		{"unknown key", "sources:\n  - name: files\n    views: {people: people.csv}\n    memory: 1GB\n", []string{
+			`4: unknown key "memory" (in a source) (did you mean memory_limit?)`}},
+		{"bad memory limit", "sources:\n  - name: files\n    views: {people: people.csv}\n    memory_limit: lots\n", []string{
+			`4: source files: memory_limit: "lots" is not a size as DuckDB writes it (write 512MB, 1GB or 2GiB)`}},
+		{"no threads", "sources:\n  - name: files\n    views: {people: people.csv}\n    threads: 0\n", []string{
+			`4: source files: threads: "0" is not a whole number of at least 1`}},
+		{"memory limit on postgres", "sources:\n  - name: shop\n    url: postgres://ro@db/shop\n    memory_limit: 1GB\n", []string{
+			`2: source shop: memory_limit and threads are DuckDB's; a server's budgets are its own (pg_work_mem and pg_temp_file_limit on PostgreSQL)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := config.Load(path, config.Settings{}, env(nil))
+			if err == nil {
+				t.Fatalf("Load succeeded; want %q", tc.want)
+			}
+			var got []string
+			for _, line := range strings.Split(err.Error(), "\n") {
+				line = strings.ReplaceAll(line, dir, "DIR")
+				got = append(got, strings.TrimPrefix(line, "DIR/sqlmcp.yaml:"))
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
+	}
+}

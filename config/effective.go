@@ -28,6 +28,9 @@ type effective struct {
 	AllowFunctions      []string         `yaml:"allow_functions,omitempty,flow"`
 	PGWorkMem           string           `yaml:"pg_work_mem,omitempty"`
 	PGTempFileLimit     string           `yaml:"pg_temp_file_limit,omitempty"`
+	MemoryLimit         string           `yaml:"memory_limit,omitempty"`
+	Threads             int              `yaml:"threads,omitempty"`
+	Views               yaml.Node        `yaml:"views,omitempty"`
 	Tolerate            []string         `yaml:"tolerate,omitempty,flow"`
 	Policy              *effectivePolicy `yaml:"policy,omitempty"`
 }
@@ -100,6 +103,15 @@ func (f *File) Effective() string {
 			HideUnreadable: s.HideUnreadable, Timeout: l.Timeout.String(), MaxRows: l.MaxRows, MaxRowsLimit: l.MaxRowsLimit,
 			MaxBytes: l.MaxBytes, MaxCellBytes: l.MaxCellBytes, MaxConcurrency: s.MaxConcurrency, Tolerate: s.Tolerate,
 			Policy: showPolicy(s.Policy)}
+		if !isServer(s.URL) {
+			e.MemoryLimit, e.Threads = s.DuckDBMemoryLimit, s.DuckDBThreads
+		}
+		if len(s.Views) > 0 {
+			e.Views = yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+			for _, v := range s.Views {
+				e.Views.Content = append(e.Views.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v.Name}, &yaml.Node{Kind: yaml.ScalarNode, Value: v.Path})
+			}
+		}
 		if s.IsPostgres() {
 			e.AllowExtensions, e.AllowFunctions = s.AllowExtensions, s.AllowFunctions
 			e.PGWorkMem, e.PGTempFileLimit = s.PGWorkMem, s.PGTempFileLimit

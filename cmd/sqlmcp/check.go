@@ -90,6 +90,10 @@ func check(ctx context.Context, args []string, stdout io.Writer, getenv func(str
 		}
 		printItem(stdout, "parser", r.Guard[0])
 		printItem(stdout, "engine", strings.TrimPrefix(r.Guard[1], "engine: "))
+		for _, line := range r.Guard[2:] {
+			label, text, _ := strings.Cut(line, ": ")
+			printItem(stdout, label, text) // DuckDB's sandbox: its settings, one line
+		}
 		if r.Role != "" {
 			printItem(stdout, "role", r.Role)
 		}

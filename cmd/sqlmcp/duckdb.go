@@ -3,12 +3,19 @@
 package main
 
 import (
+	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/duckdb"
 )
 
 // optionalEngines are the engines outside source/builtin this build
-// serves: DuckDB, for DuckDB files and folders of CSV, Parquet and JSON.
-// Its library adds about 50 MB to the binary; build with -tags noduckdb
-// to leave it out.
-func optionalEngines() []source.Engine { return []source.Engine{duckdb.Engine{}} }
+// serves: DuckDB, for DuckDB files and folders of CSV, Parquet and JSON,
+// with s's budgets and views. Its library adds about 50 MB to the
+// binary; build with -tags noduckdb to leave it out.
+func optionalEngines(s *conf.Source) []source.Engine {
+	e := duckdb.Engine{MemoryLimit: s.DuckDBMemoryLimit, Threads: s.DuckDBThreads}
+	for _, v := range s.Views {
+		e.Views = append(e.Views, duckdb.View{Name: v.Name, Path: v.Path})
+	}
+	return []source.Engine{e}
+}

@@ -72,6 +72,7 @@ Usage:
                                          and returned rows, kept as examples (see sqlmcp explore --help)
   sqlmcp audit verify FILE [FILE.1 ...]  check an audit file's hash chain (--audit-file) and its rotated
                                          files; name each line edited, removed or inserted; exit 1 if any
+  sqlmcp demo --parquet DIR              write the demo as a folder of Parquet files, to serve with DuckDB
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
   sqlmcp version                         print the version (also --version)
@@ -130,6 +131,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runExplore(ctx, cfg, stdout, stderr)
 	case "check":
 		return check(ctx, args, stdout, getenv)
+	case "demo":
+		return demoCommand(ctx, args, stdout, getenv)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "sqlmcp %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
@@ -141,7 +144,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		printHelp(stdout)
 		return nil
 	}
-	return usagef("unknown command %q: the commands are serve, check, ask, eval, learn, explore, audit, healthcheck, version and help", cmd)
+	return usagef("unknown command %q: the commands are serve, check, ask, eval, learn, explore, audit, demo, healthcheck, version and help", cmd)
 }
 
 // topFlags are the flags that stand for a command: --version and --help.

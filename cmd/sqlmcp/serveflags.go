@@ -38,6 +38,9 @@ type config struct {
 
 	// PostgreSQL's own budgets for every call, as PostgreSQL writes sizes.
 	pgWorkMem, pgTempFileLimit string
+	// DuckDB's budgets for a source; "" and 0 for the engine's defaults.
+	duckdbMemoryLimit string
+	duckdbThreads     int
 
 	// HTTP; http == "" serves stdio and leaves the rest unused.
 	http           string // host:port
@@ -98,6 +101,8 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&cfg.maxConcurrency, "max-concurrency", 8, "tool calls that reach the database at once; the rest wait up to --timeout, then are told the server is busy; 0 for no limit (SQLMCP_MAX_CONCURRENCY)")
 	fs.StringVar(&cfg.pgWorkMem, "pg-work-mem", postgres.DefaultWorkMem, "PostgreSQL: work_mem for every call, the memory each sort or hash may take before it spills to disk (SQLMCP_PG_WORK_MEM)")
 	fs.StringVar(&cfg.pgTempFileLimit, "pg-temp-file-limit", postgres.DefaultTempFileLimit, "PostgreSQL: temp_file_limit for every call, the temporary disk each process may write, when the role may set it (else a warning says how); -1 for none (SQLMCP_PG_TEMP_FILE_LIMIT)")
+	fs.StringVar(&cfg.duckdbMemoryLimit, "duckdb-memory-limit", "", "DuckDB: memory_limit of each DuckDB source, as DuckDB writes sizes (512MB, 2GB); a query needing more is refused (SQLMCP_DUCKDB_MEMORY_LIMIT; default 1GB)")
+	fs.IntVar(&cfg.duckdbThreads, "duckdb-threads", 0, "DuckDB: threads each DuckDB source runs a query on (SQLMCP_DUCKDB_THREADS; default 2)")
 	fs.StringVar(&cfg.http, "http", "", "serve MCP over streamable HTTP at /mcp on this host:port, usually 127.0.0.1:8080, instead of stdio (SQLMCP_HTTP)")
 	fs.StringVar(&cfg.authTokenFile, "auth-token-file", "", "HTTP: a file of bearer tokens clients must send, one per line; blank lines and # comments are skipped (SQLMCP_AUTH_TOKEN_FILE)")
 	fs.StringVar(&cfg.authTokens, "auth-tokens", "", "HTTP: bearer tokens, comma-separated; prefer the environment variable or --auth-token-file, since a flag's value shows in ps (SQLMCP_AUTH_TOKENS)")
@@ -136,6 +141,12 @@ func (cfg *config) check() error {
 	}
 	if err := cfg.audit.check(); err != nil {
 		return err
+	}
+	if cfg.duckdbMemoryLimit != "" && !conf.ValidSize(cfg.duckdbMemoryLimit) {
+		return usagef("--duckdb-memory-limit %q is not a size as DuckDB writes it: write 512MB, 1GB or 2GiB", cfg.duckdbMemoryLimit)
+	}
+	if cfg.duckdbThreads < 0 {
+		return usagef("--duckdb-threads must be 1 or more, not %d", cfg.duckdbThreads)
 	}
 	if cfg.maxConcurrency < 0 {
 		return usagef("--max-concurrency must be 0 (no limit) or more, not %d", cfg.maxConcurrency)

@@ -100,7 +100,7 @@ func dialectOf(database string) func(mcp.Result, error) (mcp.Result, error) {
 // then the built-in ones, PostgreSQL with the source's budgets; SQLite
 // takes every path left.
 func engines(s *conf.Source) []source.Engine {
-	return append(optionalEngines(), sources.Engines(s)...)
+	return append(optionalEngines(s), sources.Engines(s)...)
 }
 
 // perDatabaseFlags are serve's flags that speak of one database: with a
@@ -170,7 +170,8 @@ func loadSources(cfg *config, fs *flag.FlagSet, getenv func(string) string) (*co
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	base := conf.Settings{Limits: cfg.limits, MaxConcurrency: cfg.maxConcurrency, RequireReadonlyRole: cfg.requireRO,
-		PGWorkMem: cfg.pgWorkMem, PGTempFileLimit: cfg.pgTempFileLimit}
+		PGWorkMem: cfg.pgWorkMem, PGTempFileLimit: cfg.pgTempFileLimit,
+		DuckDBMemoryLimit: cfg.duckdbMemoryLimit, DuckDBThreads: cfg.duckdbThreads}
 	several := cfg.configFile != "" || len(cfg.dbs) > 1
 	if several {
 		for _, name := range append([]string{"db"}, perDatabaseFlags...) {

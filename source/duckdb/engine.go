@@ -148,11 +148,10 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 		Name:     path,
 		Database: database,
 		Path:     infoPath,
-		Guard: []string{
+		Guard: append([]string{
 			"duckdb parser (json_serialize_sql): one SELECT, built-in side-effect-free functions, no file readers",
 			"engine: prepared statement must be a SELECT or EXPLAIN",
-			"sandbox: " + strings.Join(sb.settings, ", "),
-		},
+		}, sb.settings...),
 	}
 	return b, nil
 }

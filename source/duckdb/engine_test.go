@@ -332,11 +332,18 @@ func TestViews(t *testing.T) {
 	e := duckdb.Engine{Views: []duckdb.View{
 		{Name: "customers", Path: filepath.Join(dir, "people.csv")},
 		{Name: "revenue", Path: filepath.Join(dir, "sales")},
+		{Name: "parts", Path: filepath.Join(dir, "sales", "year=*", "part-*.parquet")},
+		{Name: "exports", Path: filepath.Join(dir, "export_*.csv")},
 	}}
+	// Two CSV exports with their columns in different orders, and a
+	// third written after the source opened, which is not read.
+	must(t, os.WriteFile(filepath.Join(dir, "export_1.csv"), []byte("id,city\n1,Oslo\n2,Rome\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "export_2.csv"), []byte("city,id\nLima,3\n"), 0o644))
 	b := open(t, dir, e)
-	_, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM revenue)"})
+	must(t, os.WriteFile(filepath.Join(dir, "export_3.csv"), []byte("id,city\n4,Baku\n"), 0o644))
+	_, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM revenue), (SELECT count(*) FROM parts), (SELECT string_agg(city, ',' ORDER BY id) FROM exports)"})
 	must(t, err)
-	if diff := cmp.Diff([][]any{{int64(3), int64(50)}}, rows); diff != "" {
+	if diff := cmp.Diff([][]any{{int64(3), int64(50), int64(50), "Oslo,Rome,Lima"}}, rows); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)
 	}
 	if _, _, err := run(t.Context(), b, source.Statement{SQL: "FROM nested"}); err == nil {
@@ -344,5 +351,36 @@ func TestViews(t *testing.T) {
 	}
 	if _, err := duckdb.RunUnguarded(t.Context(), b, "SELECT * FROM read_parquet('"+filepath.Join(dir, "nested.parquet")+"')"); err == nil {
 		t.Error("the sandbox let a file no view names be read")
+	}
+	// A file the glob matches now, written after the source opened, is
+	// not one DuckDB may open.
+	if rows, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT * FROM read_csv('"+filepath.Join(dir, "export_*.csv")+"')"); err == nil {
+		t.Errorf("the sandbox let the glob be read again, with the later file: %v", rows)
+	}
+	if _, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT * FROM read_csv('"+filepath.Join(dir, "export_3.csv")+"')"); err == nil {
+		t.Error("the sandbox let a file written after the source opened be read")
+	}
+}
+
+// TestBudgets: a source's memory limit and threads are DuckDB's own
+// settings, read back from the locked instance into the report; a size
+// DuckDB cannot read stops the source.
+func TestBudgets(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{MemoryLimit: "512MB", Threads: 1})
+	sandbox := b.Info().Guard[2]
+	for _, want := range []string{"sandbox: enable_external_access=false, lock_configuration=true, access_mode=read_only, ",
+		"memory_limit=488.2 MiB (512MB), threads=1, temp_directory=", "max_temp_directory_size=953.6 MiB (1GB)"} {
+		if !strings.Contains(sandbox, want) {
+			t.Errorf("the sandbox line lacks %q: %s", want, sandbox)
+		}
+	}
+	rows, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT current_setting('threads'), current_setting('memory_limit')")
+	must(t, err)
+	if diff := cmp.Diff([][]any{{int64(1), "488.2 MiB"}}, rows); diff != "" {
+		t.Errorf("settings in force (-want +got):\n%s", diff)
+	}
+	if _, err := (duckdb.Engine{MemoryLimit: "lots"}).Open(t.Context(), dir, source.Config{}); err == nil || !strings.Contains(err.Error(), "lots") {
+		t.Errorf("a memory limit DuckDB cannot read: err = %v; want DuckDB's refusal of it", err)
 	}
 }

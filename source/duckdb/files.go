@@ -14,8 +14,10 @@ import (
 type View struct {
 	Name string
 	// Path is a data file (CSV/TSV, Parquet, JSON/NDJSON, optionally
-	// .gz or .zst compressed) or a folder of Parquet files, partitioned
-	// (year=2024/...) or not.
+	// .gz or .zst compressed), a folder of Parquet files, partitioned
+	// (year=2024/...) or not, or a glob of data files of one kind
+	// (exports/sales_*.parquet, as filepath.Match writes patterns),
+	// listed once when the source opens.
 	Path string
 }
 
@@ -84,20 +86,26 @@ type served struct {
 
 // reader is the DuckDB table function call reading the view's files.
 func (s served) reader() string {
-	lit := quoteString
-	switch {
-	case s.files != nil:
-		return fmt.Sprintf("read_parquet(%s, hive_partitioning = true, union_by_name = true)", s.list())
-	case s.kind == csvData:
-		return fmt.Sprintf("read_csv(%s)", lit(s.path))
-	case s.kind == tsvData:
-		return fmt.Sprintf("read_csv(%s, delim = '\\t')", lit(s.path))
-	case s.kind == parquetData:
-		return fmt.Sprintf("read_parquet(%s)", lit(s.path))
-	case s.kind == jsonData:
-		return fmt.Sprintf("read_json(%s)", lit(s.path))
+	// Several files (a folder, a glob) are read as one table, their
+	// columns matched by name.
+	files, union := s.list(), ""
+	if s.files != nil {
+		union = ", union_by_name = true"
+	}
+	switch s.kind {
+	case csvData:
+		return fmt.Sprintf("read_csv(%s%s)", files, union)
+	case tsvData:
+		return fmt.Sprintf("read_csv(%s, delim = '\\t'%s)", files, union)
+	case parquetData:
+		if s.files != nil {
+			union = ", hive_partitioning = true" + union
+		}
+		return fmt.Sprintf("read_parquet(%s%s)", files, union)
+	case jsonData:
+		return fmt.Sprintf("read_json(%s%s)", files, union)
 	default:
-		return fmt.Sprintf("read_json(%s, format = 'newline_delimited')", lit(s.path))
+		return fmt.Sprintf("read_json(%s, format = 'newline_delimited'%s)", files, union)
 	}
 }
 
@@ -181,6 +189,14 @@ func fromViews(list []View) ([]served, error) {
 		if err != nil {
 			return nil, err
 		}
+		if strings.ContainsAny(p, "*?[") {
+			s, err := fromGlob(v.Name, p)
+			if err != nil {
+				return nil, err
+			}
+			views = append(views, s)
+			continue
+		}
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("view %s: %w", v.Name, err)
@@ -199,6 +215,33 @@ func fromViews(list []View) ([]served, error) {
 		views = append(views, s)
 	}
 	return uniqueNames(views), nil
+}
+
+// fromGlob is a view over the files a glob matches now: data files of
+// one kind, a view named after the glob's folder unless name is given.
+func fromGlob(name, pattern string) (served, error) {
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return served{}, fmt.Errorf("view %s: %s: %w", name, pattern, err)
+	}
+	s := served{name: name, path: pattern, kind: kindOf(pattern)}
+	for _, m := range matches {
+		st, err := os.Stat(m)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if k := kindOf(m); k != s.kind || k == notData {
+			return served{}, fmt.Errorf("view %s: %s matches %s, not a data file of the glob's kind: name the files by an extension (sales_*.parquet)", name, pattern, m)
+		}
+		s.files = append(s.files, m)
+	}
+	if len(s.files) == 0 {
+		return served{}, fmt.Errorf("view %s: %s matches no data file", name, pattern)
+	}
+	if s.name == "" {
+		s.name = viewName(filepath.Dir(pattern))
+	}
+	return s, nil
 }
 
 // uniqueNames gives views with the same name (sales.csv and

@@ -26,7 +26,10 @@ type sandbox struct {
 	// by view name.
 	estimates map[string]int64
 	warnings  []source.Warning
-	settings  []string // name=value, for the start log and sqlmcp check
+	// settings are the sandbox's settings as DuckDB reads them once
+	// locked, then the served files: Guard lines for the start log and
+	// sqlmcp check.
+	settings []string
 }
 
 // Close closes the instance and removes the private directory.
@@ -92,13 +95,10 @@ func openSandbox(ctx context.Context, dbPath string, views []served, lim limits,
 		s.db.Close()
 		return nil, err
 	}
-	for _, kv := range config {
-		if kv[0] != "temp_directory" {
-			s.settings = append(s.settings, kv[0]+"="+kv[1])
-		}
+	if err := s.report(ctx, dbPath, lim, views); err != nil {
+		s.db.Close()
+		return nil, err
 	}
-	s.settings = append(s.settings, fmt.Sprintf("enable_external_access=false (allowed_paths: the %d served files)", len(readable(views))),
-		"lock_configuration=true")
 	return s, nil
 }
 
@@ -128,6 +128,77 @@ func (s *sandbox) lock(ctx context.Context, views []served) error {
 		}
 	}
 	return nil
+}
+
+// reported are the settings the sandbox's report reads back, in order.
+var reported = []string{"enable_external_access", "lock_configuration", "access_mode", "memory_limit", "threads",
+	"temp_directory", "max_temp_directory_size", "autoload_known_extensions", "autoinstall_known_extensions",
+	"allow_community_extensions", "allow_unsigned_extensions", "allow_persistent_secrets"}
+
+// report reads the sandbox's settings back from the locked instance, so
+// that what sqlmcp check shows is what DuckDB enforces, and says which
+// files it serves and whether sqlmcp's user could write them.
+func (s *sandbox) report(ctx context.Context, dbPath string, lim limits, views []served) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT name, value FROM duckdb_settings() WHERE list_contains(?, name)", reported)
+	if err != nil {
+		return fmt.Errorf("reading DuckDB's settings back: %w", err)
+	}
+	defer rows.Close()
+	got := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return err
+		}
+		got[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	asked := map[string]string{"memory_limit": lim.memory, "max_temp_directory_size": lim.temp}
+	var parts []string
+	for _, k := range reported {
+		v, ok := got[k]
+		if !ok {
+			return fmt.Errorf("reading DuckDB's settings back: %s is missing", k)
+		}
+		if a := asked[k]; a != "" && a != v {
+			v += " (" + a + ")"
+		}
+		parts = append(parts, k+"="+v)
+	}
+	files := readable(views)
+	line := fmt.Sprintf("files: %d served, the only paths DuckDB may open beside sqlmcp's own catalog and spill folder", len(files))
+	if len(files) == 0 {
+		files = []string{dbPath}
+		line = "files: the database file alone, opened read-only"
+	}
+	switch n := writable(files); {
+	case n == len(files) && len(files) == 1:
+		line += "; writable by sqlmcp's user" + writableNote
+	case n > 0:
+		line += fmt.Sprintf("; %d of them writable by sqlmcp's user", n) + writableNote
+	default:
+		line += "; none writable by sqlmcp's user"
+	}
+	s.settings = []string{"sandbox: " + strings.Join(parts, ", "), line}
+	return nil
+}
+
+// writableNote says what a writable served file means.
+const writableNote = ": DuckDB lets a statement write any file it may read, so only the guard and the engine's check keep COPY TO off them (serve them read-only to that user, as a read-only mount, for a wall of the system's own)"
+
+// writable counts the files sqlmcp's user could open for writing. It
+// opens each without truncating and writes nothing.
+func writable(files []string) int {
+	n := 0
+	for _, f := range files {
+		if w, err := os.OpenFile(f, os.O_WRONLY, 0); err == nil {
+			w.Close()
+			n++
+		}
+	}
+	return n
 }
 
 // readable lists every file the views read.

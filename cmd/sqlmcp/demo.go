@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sqlmcp/sqlmcp/demo"
+)
+
+const demoUsage = `Usage: sqlmcp demo --parquet DIR [--cache-dir DIR]
+
+Writes the bundled demo (the database sqlmcp serve --demo serves) as a
+folder of Parquet files, one per table and view, each described in its
+Parquet metadata, to try the DuckDB engine on:
+
+  sqlmcp demo --parquet school && sqlmcp serve --db school/
+
+DIR must not exist yet, or be empty.
+
+Flags (each also read from the environment variable shown):
+`
+
+// demoCommand is sqlmcp demo: the demo database written out in another
+// form.
+func demoCommand(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f dbFlags
+	out := fs.String("parquet", "", "the folder to write the demo's Parquet files to (SQLMCP_PARQUET)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
+	if ok, err := parseArgs(fs, args, stdout, demoUsage, "sqlmcp demo --help", getenv); !ok {
+		return err
+	}
+	if *out == "" {
+		return usagef("demo: give --parquet DIR, the folder to write the Parquet files to")
+	}
+	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
+		return usagef("demo: %s is not empty; give a new or empty folder", *out)
+	}
+	dir, err := f.demoDir()
+	if err != nil {
+		return err
+	}
+	path, err := demo.Open(dir)
+	if err != nil {
+		return fmt.Errorf("building the demo database: %w", err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	n, err := writeDemoParquet(ctx, path, *out)
+	if err != nil {
+		return fmt.Errorf("writing the demo as Parquet: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %d Parquet files to %s; serve them with: sqlmcp serve --db %s\n", n, *out, *out)
+	return nil
+}
