@@ -186,6 +186,8 @@ var globals = map[string]string{
 	"tls_cert": "tls-cert", "tls_key": "tls-key", "max_body_bytes": "max-body-bytes", "shutdown_grace": "shutdown-grace",
 	"auth": "auth", "public_url": "public-url", "oidc_issuer": "oidc-issuer", "oidc_audience": "oidc-audience",
 	"oidc_algorithms": "oidc-algorithms", "oidc_scopes": "oidc-scopes", "oidc_introspection_url": "oidc-introspection-url",
+	"audit_file": "audit-file", "audit_sync": "audit-sync", "audit_max_size": "audit-max-size", "audit_keep": "audit-keep",
+	"audit_chain": "audit-chain", "otlp_endpoint": "otlp-endpoint", "metrics_open": "metrics-open",
 }
 
 // Load reads the configuration file at path. Each source's settings start
