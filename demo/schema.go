@@ -162,9 +162,12 @@ var tables = []table{
 	}},
 }
 
-// views are created after the data is loaded.
-var views = []struct{ name, about, sql string }{
+// views are created after the data is loaded; mysql is the view's SQL for
+// MySQL where SQLite's does not run the same there.
+var views = []struct{ name, about, sql, mysql string }{
 	{"student_roster", "Students with their full name and school, for quick lookups.", `SELECT s.student_id, s.first_name || ' ' || s.last_name AS student_name,
+  s.grade_level, s.status, sc.name AS school_name, sc.school_type
+FROM students s JOIN schools sc ON sc.school_id = s.school_id`, `SELECT s.student_id, CONCAT(s.first_name, ' ', s.last_name) AS student_name,
   s.grade_level, s.status, sc.name AS school_name, sc.school_type
 FROM students s JOIN schools sc ON sc.school_id = s.school_id`},
 	{"school_test_averages", "Average Spring Summative scale score per school, subject and year.", `SELECT sc.school_id, sc.name AS school_name, sc.school_type, t.subject,
@@ -172,7 +175,7 @@ FROM students s JOIN schools sc ON sc.school_id = s.school_id`},
   ROUND(AVG(t.scale_score), 1) AS avg_scale_score
 FROM test_scores t JOIN schools sc ON sc.school_id = t.school_id
 WHERE t.administration = 'Spring Summative'
-GROUP BY sc.school_id, t.subject, test_year`},
+GROUP BY sc.school_id, t.subject, test_year`, ""},
 }
 
 var indexes = []string{

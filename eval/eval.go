@@ -21,12 +21,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/notes"
 	"github.com/sqlmcp/sqlmcp/source"
@@ -41,7 +43,23 @@ type Question struct {
 	Evidence   string `json:"evidence"`
 	SQL        string `json:"SQL"`
 	Difficulty string `json:"difficulty"`
+	// Dialects holds gold SQL for the dialects where SQL does not run the
+	// same, from the question's SQL_<dialect> keys (SQL_mysql,
+	// SQL_duckdb); nil for none.
+	Dialects map[sqlmcp.Dialect]string `json:"-"`
 }
+
+// Gold is the question's gold SQL for a database of dialect d: its
+// SQL_<dialect>, else SQL.
+func (q *Question) Gold(d sqlmcp.Dialect) string {
+	if s, ok := q.Dialects[d]; ok {
+		return s
+	}
+	return q.SQL
+}
+
+// dialects are the dialects a question's SQL_<dialect> key may name.
+var dialects = []sqlmcp.Dialect{sqlmcp.SQLite, sqlmcp.Postgres, sqlmcp.MySQL, sqlmcp.DuckDB}
 
 // ParseQuestions reads a JSON list of questions in BIRD's format. Each
 // needs a db_id, a question and SQL, and question_ids must be unique; a
@@ -56,12 +74,33 @@ func ParseQuestions(data []byte) ([]Question, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("reading questions: want a JSON list of {question_id, db_id, question, evidence, SQL, difficulty}: %w", err)
 	}
+	var keys []map[string]json.RawMessage
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return nil, fmt.Errorf("reading questions: %w", err)
+	}
 	qs := make([]Question, len(raw))
 	for i, r := range raw {
 		qs[i] = r.Question
 		qs[i].ID = i
 		if r.ID != nil {
 			qs[i].ID = *r.ID
+		}
+		for k, v := range keys[i] {
+			name, ok := strings.CutPrefix(k, "SQL_")
+			if !ok {
+				continue
+			}
+			var sql string
+			if err := json.Unmarshal(v, &sql); err != nil || strings.TrimSpace(sql) == "" {
+				return nil, fmt.Errorf("reading questions: question %d: %s must be SQL text", qs[i].ID, k)
+			}
+			if !slices.Contains(dialects, sqlmcp.Dialect(name)) {
+				return nil, fmt.Errorf("reading questions: question %d: %s names no dialect: use SQL_%s", qs[i].ID, k, strings.Join(dialectNames(), ", SQL_"))
+			}
+			if qs[i].Dialects == nil {
+				qs[i].Dialects = map[sqlmcp.Dialect]string{}
+			}
+			qs[i].Dialects[sqlmcp.Dialect(name)] = sql
 		}
 	}
 	seen := map[int]bool{}
@@ -81,6 +120,14 @@ func ParseQuestions(data []byte) ([]Question, error) {
 		}
 	}
 	return qs, nil
+}
+
+func dialectNames() []string {
+	var names []string
+	for _, d := range dialects {
+		names = append(names, string(d))
+	}
+	return names
 }
 
 // Prediction is one question's outcome: a line of predictions.jsonl.
@@ -142,6 +189,10 @@ type Options struct {
 	Parallel int
 	// Timeout stops each scored statement. Default Timeout (30 s).
 	Timeout time.Duration
+	// Engines open the scorer's databases, as source.Options.Engines;
+	// nil for the built-in ones. A program that serves more engines
+	// (DuckDB) hands them here.
+	Engines []source.Engine
 	// OnPrediction is told of each new prediction, with how many of the
 	// questions are done. Nil for none.
 	OnPrediction func(done, total int, p *Prediction)
@@ -301,7 +352,7 @@ func (r *runner) open(ctx context.Context, id string) (*database, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := OpenDB(ctx, dsn, r.o.Timeout)
+	db, err := OpenDB(ctx, dsn, r.o.Timeout, r.o.Engines)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s for scoring: %w", id, err)
 	}
@@ -376,7 +427,7 @@ func (r *runner) answer(ctx context.Context, q Question) (*Prediction, error) {
 		p.Error, p.ErrorKind = err.Error(), "no sql"
 		return p, nil
 	}
-	p.Correct, err = Score(ctx, d.db, q.SQL, p.SQL)
+	p.Correct, err = Score(ctx, d.db, q.Gold(d.db.Dialect()), p.SQL)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

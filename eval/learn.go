@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/notes"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // LearnOptions configure Learn: the fields Run also has mean the same, and
@@ -25,6 +26,7 @@ type LearnOptions struct {
 	Notes    string
 	Limit    int
 	Parallel int
+	Engines  []source.Engine
 	// OnQuestion is told of each question learned from: its prediction and
 	// what became of it ("example", "lesson", or "skipped" when the gold
 	// SQL itself failed). Nil for none.
@@ -84,6 +86,7 @@ func Learn(ctx context.Context, questions []Question, o *LearnOptions) (*LearnSu
 		if err != nil {
 			return nil, err
 		}
+		q.SQL = q.Gold(r.dbs[q.DB].db.Dialect()) // the right SQL, as this database runs it
 		l := &learned{q: q, p: p}
 		if !p.Correct && p.ErrorKind != "gold" {
 			if l.lesson, err = r.lesson(ctx, q, p); err != nil {
@@ -92,7 +95,7 @@ func Learn(ctx context.Context, questions []Question, o *LearnOptions) (*LearnSu
 		}
 		return l, nil
 	}
-	opts := &Options{Model: o.Model, MaxTurns: o.MaxTurns, Connect: o.Connect, DSN: o.DSN}
+	opts := &Options{Model: o.Model, MaxTurns: o.MaxTurns, Connect: o.Connect, DSN: o.DSN, Engines: o.Engines}
 	done := s.Known
 	err := parallel(ctx, todo, o.Parallel, func() *runner { return newRunner(opts, "agent") }, work, func(l *learned) error {
 		q, p, n := l.q, l.p, books[l.q.DB]

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/demo"
 )
 
@@ -53,7 +54,7 @@ func TestDemoQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := OpenDB(t.Context(), path, 0)
+	db, err := OpenDB(t.Context(), path, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +151,19 @@ func TestParseQuestions(t *testing.T) {
 	if qs, err = ParseQuestions([]byte(dev)); err != nil || qs[0].ID != 7 || qs[1].ID != 0 || qs[1].Difficulty != "challenging" {
 		t.Errorf("dev-shaped questions: %+v, %v", qs, err)
 	}
+	withDialect := `[{"question_id": 1, "db_id": "a", "question": "q", "SQL": "SELECT \"x\" FROM t", "SQL_mysql": "SELECT x FROM t"}]`
+	if qs, err = ParseQuestions([]byte(withDialect)); err != nil || qs[0].Gold(sqlmcp.MySQL) != "SELECT x FROM t" ||
+		qs[0].Gold(sqlmcp.Postgres) != `SELECT "x" FROM t` || qs[0].Gold(sqlmcp.DuckDB) != `SELECT "x" FROM t` {
+		t.Errorf("gold SQL by dialect: %+v, %v", qs, err)
+	}
 	for name, tt := range map[string]struct{ json, want string }{
-		"not a list":        {`{"question": "q"}`, "want a JSON list"},
-		"a repeated id":     {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": "S"}, {"question_id": 1, "db_id": "a", "question": "r", "SQL": "S"}]`, "question_id 1 appears twice"},
-		"a place taken":     {`[{"db_id": "a", "question": "q", "SQL": "S"}, {"question_id": 0, "db_id": "a", "question": "r", "SQL": "S"}]`, "question_id 0 appears twice"},
-		"no SQL":            {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": " "}]`, "lacks a db_id, question or SQL"},
-		"a db_id with path": {`[{"question_id": 1, "db_id": "../etc", "question": "q", "SQL": "S"}]`, "is not a plain name"},
+		"an unknown dialect": {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": "S", "SQL_oracle": "S"}]`, "SQL_oracle names no dialect: use SQL_sqlite, SQL_postgres, SQL_mysql, SQL_duckdb"},
+		"a dialect's empty":  {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": "S", "SQL_mysql": " "}]`, "SQL_mysql must be SQL text"},
+		"not a list":         {`{"question": "q"}`, "want a JSON list"},
+		"a repeated id":      {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": "S"}, {"question_id": 1, "db_id": "a", "question": "r", "SQL": "S"}]`, "question_id 1 appears twice"},
+		"a place taken":      {`[{"db_id": "a", "question": "q", "SQL": "S"}, {"question_id": 0, "db_id": "a", "question": "r", "SQL": "S"}]`, "question_id 0 appears twice"},
+		"no SQL":             {`[{"question_id": 1, "db_id": "a", "question": "q", "SQL": " "}]`, "lacks a db_id, question or SQL"},
+		"a db_id with path":  {`[{"question_id": 1, "db_id": "../etc", "question": "q", "SQL": "S"}]`, "is not a plain name"},
 	} {
 		if _, err := ParseQuestions([]byte(tt.json)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", name, err, tt.want)

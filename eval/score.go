@@ -28,16 +28,20 @@ var scoreLimits = sqlmcp.Limits{
 	MaxCellBytes: 1 << 30,
 }
 
-// OpenDB opens the database dsn names for scoring: read-only and guarded
+// OpenDB opens the database dsn names for scoring with the first of
+// engines that claims it (nil: the built-in ones): read-only and guarded
 // like every sqlmcp connection, with no practical row cap, each statement
 // stopped after timeout (zero means Timeout).
-func OpenDB(ctx context.Context, dsn string, timeout time.Duration) (*source.DB, error) {
+func OpenDB(ctx context.Context, dsn string, timeout time.Duration, engines []source.Engine) (*source.DB, error) {
 	l := scoreLimits
 	l.Timeout = timeout
 	if l.Timeout <= 0 {
 		l.Timeout = Timeout
 	}
-	return source.Open(ctx, dsn, &source.Options{Limits: l, Engines: builtin.Engines(nil)})
+	if len(engines) == 0 {
+		engines = builtin.Engines(nil)
+	}
+	return source.Open(ctx, dsn, &source.Options{Limits: l, Engines: engines})
 }
 
 // SideError is an error running the gold or the predicted SQL while

@@ -1,0 +1,200 @@
+package eval
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/demo"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// demoMySQL builds the demo and loads it into a new database on the
+// server SQLMCP_TEST_MYSQL names (dropped when the test ends); it returns
+// the SQLite file and the database's URL.
+func demoMySQL(t *testing.T) (path, dsn string) {
+	t.Helper()
+	path, err := demo.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts, err := demo.MySQLScript(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A few statements a round trip, each round under the server's
+	// smallest max_allowed_packet.
+	var chunks []string
+	var b strings.Builder
+	for _, s := range stmts {
+		if b.Len() > 0 && b.Len()+len(s) > 2<<20 {
+			chunks = append(chunks, b.String())
+			b.Reset()
+		}
+		b.WriteString(s + ";\n")
+	}
+	chunks = append(chunks, b.String())
+	return path, dbtest.MySQLDSN(t, chunks...)
+}
+
+// TestDemoQuestionsMySQL: on the demo loaded into MariaDB (or MySQL), each
+// question's MySQL gold SQL returns the rows SQLite's gold SQL returns on
+// SQLite, numbers equal to within MySQL's four decimal places of
+// division; a question has its own MySQL gold SQL only when SQLite's
+// fails there or returns other rows.
+func TestDemoQuestionsMySQL(t *testing.T) {
+	path, dsn := demoMySQL(t)
+	qs, err := ParseQuestions(demo.Questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := OpenDB(t.Context(), path, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	my, err := OpenDB(t.Context(), dsn, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer my.Close()
+	if my.Dialect() != sqlmcp.MySQL {
+		t.Fatalf("the scorer opened %s as %s", dsn, my.Dialect())
+	}
+	compareDialect(t, qs, lite, my, sqlmcp.MySQL)
+}
+
+// compareDialect checks each question's gold SQL for dialect d on other
+// against SQLite's gold SQL on lite, and that an SQL_<d> is needed.
+func compareDialect(t *testing.T, qs []Question, lite, other *source.DB, d sqlmcp.Dialect) {
+	t.Helper()
+	overrides := 0
+	for _, q := range qs {
+		want, err := lite.Query(t.Context(), q.SQL, scoreLimits.MaxRowsLimit)
+		if err != nil {
+			t.Fatalf("question %d: SQLite: %v", q.ID, err)
+		}
+		gold := q.Gold(d)
+		got, err := other.Query(t.Context(), gold, scoreLimits.MaxRowsLimit)
+		if err != nil {
+			t.Errorf("question %d: the %s gold SQL failed: %v\n%s", q.ID, d, err, gold)
+			continue
+		}
+		if diff := sameRows(want.Rows, got.Rows); diff != "" {
+			t.Errorf("question %d: the %s gold SQL returns other rows than SQLite's: %s\n%s", q.ID, d, diff, gold)
+		}
+		if ok, err := Score(t.Context(), other, gold, gold); !ok || err != nil {
+			t.Errorf("question %d: the %s gold SQL does not score right against itself: %v", q.ID, d, err)
+		}
+		if _, own := q.Dialects[d]; own {
+			overrides++
+			plain, err := other.Query(t.Context(), q.SQL, scoreLimits.MaxRowsLimit)
+			if err == nil && sameRows(want.Rows, plain.Rows) == "" {
+				t.Errorf("question %d: SQL_%s is not needed: SQLite's gold SQL returns the same rows there", q.ID, d)
+			}
+		}
+	}
+	if overrides == 0 {
+		t.Errorf("no question has SQL_%s", d)
+	}
+}
+
+// sameRows says how want and got differ as sets of rows, "" when they do
+// not: text equal, numbers (of any type) within 0.0001 of each other.
+func sameRows(want, got [][]any) string {
+	w, g := normRows(want), normRows(got)
+	if len(w) != len(g) {
+		return fmt.Sprintf("%d rows, want %d", len(g), len(w))
+	}
+	for i := range w {
+		if len(w[i]) != len(g[i]) {
+			return fmt.Sprintf("%d columns, want %d", len(g[i]), len(w[i]))
+		}
+		for j := range w[i] {
+			a, b := w[i][j], g[i][j]
+			if a.num && b.num {
+				if math.Abs(a.f-b.f) > 1e-4*math.Max(1, math.Abs(a.f)) {
+					return fmt.Sprintf("row %d: %v, want %v", i, b.f, a.f)
+				}
+			} else if a != b {
+				return fmt.Sprintf("row %d: %+v, want %+v", i, b, a)
+			}
+		}
+	}
+	return ""
+}
+
+// cell is a value as sameRows compares it.
+type cell struct {
+	num  bool
+	f    float64
+	text string
+	null bool
+}
+
+// normRows turns rows into cells, without duplicates, in a stable order.
+func normRows(rows [][]any) [][]cell {
+	var out [][]cell
+	seen := map[string]bool{}
+	for _, r := range rows {
+		var cs []cell
+		var key strings.Builder
+		for _, v := range r {
+			c := toCell(v)
+			cs = append(cs, c)
+			if c.num {
+				key.WriteString(strconv.FormatFloat(c.f, 'f', 2, 64))
+			} else {
+				fmt.Fprintf(&key, "%q%v", c.text, c.null)
+			}
+			key.WriteByte('|')
+		}
+		if k := key.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, cs)
+		}
+	}
+	slices.SortFunc(out, func(a, b []cell) int {
+		for i := range min(len(a), len(b)) {
+			if c := cmp.Compare(a[i].text, b[i].text); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(math.Round(a[i].f*100), math.Round(b[i].f*100)); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(len(a), len(b))
+	})
+	return out
+}
+
+func toCell(v any) cell {
+	switch v := v.(type) {
+	case nil:
+		return cell{null: true}
+	case int64:
+		return cell{num: true, f: float64(v)}
+	case float64:
+		return cell{num: true, f: v}
+	case bool:
+		if v {
+			return cell{num: true, f: 1}
+		}
+		return cell{num: true}
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return cell{num: true, f: f}
+		}
+		return cell{text: string(v)}
+	case string:
+		return cell{text: v}
+	}
+	return cell{text: fmt.Sprint(v)}
+}
