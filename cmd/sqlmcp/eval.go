@@ -18,10 +18,13 @@ as the gold SQL on the same database.
 Usage:
   sqlmcp eval --questions FILE --db-root DIR [flags]   questions in BIRD's JSON format; each
                                                        database at DIR/<db_id>/<db_id>.sqlite
-  sqlmcp eval --questions FILE --dsn-template URL      the same questions against PostgreSQL:
+  sqlmcp eval --questions FILE --dsn-template URL      the same questions on PostgreSQL or MySQL:
                                                        {db_id} in URL names each database; a URL
                                                        without it is one database for all
-  sqlmcp eval --demo [flags]                           the bundled question set on the demo database
+  sqlmcp eval --questions FILE --db PATH|URL           every question on the one database named
+  sqlmcp eval --demo [--db PATH|URL] [flags]           the bundled question set on the demo database,
+                                                       or on its copy: sqlmcp demo --mysql FILE
+                                                       loaded into MySQL, or sqlmcp demo --parquet DIR
   sqlmcp eval compare DIR_A DIR_B                      pair two runs' predictions: McNemar's exact test
 
 --system oneshot makes one model call per question with the schema and no
@@ -29,6 +32,10 @@ tools; --system agent is sqlmcp ask's loop; --system experienced is the agent
 with notes (--notes DIR) that sqlmcp learn and sqlmcp explore wrote: lessons
 from past mistakes, solved examples and queries known to run, retrieved for
 each question, never the question's own entry.
+
+The gold SQL is a question's SQL, or its SQL_mysql, SQL_duckdb or
+SQL_postgres on a database of that dialect, where the demo's questions
+carry one.
 
 Each run writes OUT/predictions.jsonl (one line a question) and
 OUT/summary.json, and prints the summary. Running the same command again
@@ -90,6 +97,7 @@ func runEval(ctx context.Context, cfg *evalConfig, stdout, stderr io.Writer) err
 		Notes:    cfg.notes,
 		Connect:  r.connect,
 		DSN:      r.dsn,
+		Engines:  r.engines,
 		Out:      cfg.out,
 		Limit:    cfg.limit,
 		Parallel: cfg.parallel,

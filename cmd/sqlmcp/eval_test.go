@@ -243,12 +243,14 @@ func TestEvalErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no questions", []string{"--base-url", "http://x/v1", "--model", "m"}, "no questions: pass --questions FILE with --db-root DIR or --dsn-template URL, or --demo"},
+		{"no questions", []string{"--base-url", "http://x/v1", "--model", "m"}, "no questions: pass --questions FILE with --db-root DIR, --dsn-template URL or --db, or --demo"},
 		{"demo and questions", []string{"--demo", "--questions", "q.json", "--base-url", "http://x/v1", "--model", "m"}, "--demo brings its own questions"},
 		{"demo and a template", []string{"--demo", "--dsn-template", "postgres://h/{db_id}", "--base-url", "http://x/v1", "--model", "m"}, "--demo brings its own questions"},
 		{"unknown system", []string{"--demo", "--system", "expert"}, `--system "expert": use oneshot, agent or experienced`},
 		{"experienced without notes", []string{"--demo", "--system", "experienced"}, "no notes: pass --notes DIR"},
-		{"template for sqlite", []string{"--questions", "q.json", "--dsn-template", "/data/{db_id}.sqlite"}, "--dsn-template is for PostgreSQL"},
+		{"template for sqlite", []string{"--questions", "q.json", "--dsn-template", "/data/{db_id}.sqlite"}, "--dsn-template is for database servers: a postgres:// or mysql:// URL"},
+		{"db and a template", []string{"--questions", "q.json", "--db", "mysql://h/d", "--dsn-template", "mysql://h/{db_id}"}, "give --db (one database for every question) or --dsn-template"},
+		{"demo and its folders", []string{"--demo", "--db-root", "dbs"}, "--demo brings its own questions"},
 		{"no model", []string{"--demo"}, "no model to ask"},
 		{"missing database", []string{"--questions", "../../demo/questions.json", "--db-root", t.TempDir(), "--base-url", "http://x/v1", "--model", "m"}, "question 0: no database"},
 		{"compare wants two", []string{"compare", "a"}, "eval compare wants two run directories"},

@@ -57,6 +57,7 @@ func runLearn(ctx context.Context, cfg *questionFlags, stdout, stderr io.Writer)
 		Notes:    cfg.notes,
 		Connect:  r.connect,
 		DSN:      r.dsn,
+		Engines:  r.engines,
 		Limit:    cfg.limit,
 		Parallel: cfg.parallel,
 		OnQuestion: func(done, total int, pr *eval.Prediction, learned string) {

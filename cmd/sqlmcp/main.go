@@ -61,7 +61,7 @@ Usage:
   sqlmcp ask [--db ... | --demo | --server URL] [QUESTION]
                                          answer a question in plain words: a model writes and tests
                                          SQL through the tools (see sqlmcp ask --help)
-  sqlmcp eval [--questions FILE --db-root DIR | --dsn-template URL | --demo]
+  sqlmcp eval [--questions FILE --db-root DIR | --dsn-template URL | --demo] [--db PATH|URL]
              [--system oneshot|agent|experienced]
                                          score a model on questions by BIRD's rule; sqlmcp eval
                                          compare DIR_A DIR_B pairs two runs (see sqlmcp eval --help)
@@ -73,6 +73,7 @@ Usage:
   sqlmcp audit verify FILE [FILE.1 ...]  check an audit file's hash chain (--audit-file) and its rotated
                                          files; name each line edited, removed or inserted; exit 1 if any
   sqlmcp demo --parquet DIR              write the demo as a folder of Parquet files, to serve with DuckDB
+  sqlmcp demo --mysql FILE               write the demo as a MySQL script, to load into MySQL or MariaDB
   sqlmcp healthcheck [URL]               GET URL (default http://127.0.0.1:8080/healthz) and exit 0 if it
                                          answers 200: a container HEALTHCHECK needing no curl
   sqlmcp version                         print the version (also --version)

@@ -12,8 +12,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlmcp/sqlmcp/agent"
+	conf "github.com/sqlmcp/sqlmcp/config"
 	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/eval"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // The flag group eval and learn share: a question set, the databases its
@@ -25,6 +27,7 @@ const dbIDPlaceholder = "{db_id}"
 // questionFlags choose the questions and their databases.
 type questionFlags struct {
 	questions, dbRoot, dsnTemplate string
+	db                             string // every question's database
 	demo                           bool
 	cacheDir                       string // where the demo is built
 	notes                          string
@@ -37,7 +40,8 @@ func (f *questionFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.questions, "questions", "", "a JSON list of questions in BIRD's format: question_id, db_id, question, evidence, SQL, difficulty (SQLMCP_QUESTIONS)")
 	fs.StringVar(&f.dbRoot, "db-root", "", "the databases, at DIR/<db_id>/<db_id>.sqlite, with BIRD's database_description/ beside each; with --dsn-template, only the descriptions (SQLMCP_DB_ROOT)")
 	fs.StringVar(&f.dsnTemplate, "dsn-template", "", "a postgres:// URL with {db_id} where each question's database name goes, e.g. postgres://me@db/{db_id}; without {db_id}, one database holds every question's tables (SQLMCP_DSN_TEMPLATE)")
-	fs.BoolVar(&f.demo, "demo", false, "the bundled question set on the demo database (SQLMCP_DEMO)")
+	fs.StringVar(&f.db, "db", "", "one database for every question, a file, folder or URL as serve --db takes it; with --demo, a copy of the demo (sqlmcp demo --mysql or --parquet) (SQLMCP_DB)")
+	fs.BoolVar(&f.demo, "demo", false, "the bundled question set, on the demo database or the copy --db names (SQLMCP_DEMO)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "--demo: where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
 	fs.StringVar(&f.notes, "notes", "", "the notes folder, one NOTES/<db_id>/ per database: learn writes it, --system experienced reads it (SQLMCP_NOTES)")
 	fs.IntVar(&f.limit, "limit", 0, "answer only the first N questions; 0 for all (SQLMCP_LIMIT)")
@@ -49,21 +53,17 @@ func (f *questionFlags) define(fs *flag.FlagSet) {
 // check says what is wrong with the question set, and chooses the model;
 // needNotes is true when the command reads or writes notes.
 func (f *questionFlags) check(needNotes bool, getenv func(string) string) error {
-	sources := 0
-	for _, given := range []bool{f.demo, f.dsnTemplate != "", f.dbRoot != "" && f.dsnTemplate == ""} {
-		if given {
-			sources++
-		}
-	}
 	switch {
 	case needNotes && f.notes == "":
 		return usagef("no notes: pass --notes DIR, where sqlmcp learn and sqlmcp explore write (one DIR/<db_id>/ per database)")
-	case f.demo && (f.questions != "" || sources > 1):
-		return usagef("--demo brings its own questions and database: give --demo, or --questions with --db-root or --dsn-template")
-	case !f.demo && (f.questions == "" || sources == 0):
-		return usagef("no questions: pass --questions FILE with --db-root DIR or --dsn-template URL, or --demo for the bundled set")
-	case f.dsnTemplate != "" && !strings.HasPrefix(f.dsnTemplate, "postgres://") && !strings.HasPrefix(f.dsnTemplate, "postgresql://"):
-		return usagef("--dsn-template is for PostgreSQL: a postgres:// URL (SQLite databases go under --db-root)")
+	case f.demo && (f.questions != "" || f.dsnTemplate != "" || f.dbRoot != ""):
+		return usagef("--demo brings its own questions and database: give --demo (with --db for a copy of the demo), or --questions with --db-root, --dsn-template or --db")
+	case !f.demo && (f.questions == "" || f.dbRoot == "" && f.dsnTemplate == "" && f.db == ""):
+		return usagef("no questions: pass --questions FILE with --db-root DIR, --dsn-template URL or --db, or --demo for the bundled set")
+	case f.db != "" && f.dsnTemplate != "":
+		return usagef("give --db (one database for every question) or --dsn-template (one a db_id), not both")
+	case f.dsnTemplate != "" && !serverURL(f.dsnTemplate):
+		return usagef("--dsn-template is for database servers: a postgres:// or mysql:// URL (SQLite databases go under --db-root)")
 	case f.limit < 0:
 		return usagef("--limit must be 0 (all) or more, not %d", f.limit)
 	case f.maxTurns < 1:
@@ -83,15 +83,19 @@ type questionRun struct {
 	questions []eval.Question
 	dsn       func(id string) (string, error)
 	connect   func(ctx context.Context, id string) (*mcp.ClientSession, error)
+	// engines open the scorer's databases: this build's, DuckDB's
+	// with its default budgets.
+	engines []source.Engine
 }
 
 // open reads the questions, finds their databases (the demo's, SQLite
-// files under --db-root, or PostgreSQL databases from --dsn-template).
+// files under --db-root, databases on a server from --dsn-template, or
+// the one --db names).
 func (f *questionFlags) open() (*questionRun, error) {
 	var settings func(id string) []setting
-	r := &questionRun{}
+	r := &questionRun{engines: engines(&conf.Source{})}
 	switch {
-	case f.demo:
+	case f.demo && f.db == "":
 		dir, err := (&dbFlags{cacheDir: f.cacheDir}).demoDir()
 		if err != nil {
 			return nil, err
@@ -107,8 +111,11 @@ func (f *questionFlags) open() (*questionRun, error) {
 			return path, nil
 		}
 		settings = func(string) []setting { return demoSettings(dir) }
-	case f.dsnTemplate != "":
+	case f.dsnTemplate != "" || f.db != "":
 		r.dsn = func(id string) (string, error) {
+			if f.db != "" {
+				return f.db, nil
+			}
 			return strings.ReplaceAll(f.dsnTemplate, dbIDPlaceholder, url.PathEscape(id)), nil
 		}
 		settings = func(id string) []setting {
@@ -140,7 +147,7 @@ func (f *questionFlags) open() (*questionRun, error) {
 	if r.questions, err = eval.ParseQuestions(data); err != nil {
 		return nil, usageError{err}
 	}
-	if !f.demo && f.dsnTemplate == "" {
+	if f.dbRoot != "" && f.dsnTemplate == "" && f.db == "" {
 		for _, q := range r.questions {
 			if path, _ := r.dsn(q.DB); !fileExists(path) {
 				return nil, usagef("question %d: no database %s (want DIR/<db_id>/<db_id>.sqlite under --db-root)", q.ID, path)
@@ -148,6 +155,16 @@ func (f *questionFlags) open() (*questionRun, error) {
 		}
 	}
 	return r, nil
+}
+
+// serverURL reports whether dsn names a database server by URL.
+func serverURL(dsn string) bool {
+	for _, p := range []string{"postgres://", "postgresql://", "mysql://", "mariadb://"} {
+		if strings.HasPrefix(dsn, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // verdict words a prediction for the status line.
