@@ -1,12 +1,6 @@
 package eval
 
 import (
-	"cmp"
-	"encoding/json"
-	"fmt"
-	"math"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -87,7 +81,7 @@ func compareDialect(t *testing.T, qs []Question, lite, other *source.DB, d sqlmc
 			t.Errorf("question %d: the %s gold SQL failed: %v\n%s", q.ID, d, err, gold)
 			continue
 		}
-		if diff := sameRows(want.Rows, got.Rows); diff != "" {
+		if diff := dbtest.SameRows(want.Rows, got.Rows); diff != "" {
 			t.Errorf("question %d: the %s gold SQL returns other rows than SQLite's: %s\n%s", q.ID, d, diff, gold)
 		}
 		if ok, err := Score(t.Context(), other, gold, gold); !ok || err != nil {
@@ -96,7 +90,7 @@ func compareDialect(t *testing.T, qs []Question, lite, other *source.DB, d sqlmc
 		if _, own := q.Dialects[d]; own {
 			overrides++
 			plain, err := other.Query(t.Context(), q.SQL, scoreLimits.MaxRowsLimit)
-			if err == nil && sameRows(want.Rows, plain.Rows) == "" {
+			if err == nil && dbtest.SameRows(want.Rows, plain.Rows) == "" {
 				t.Errorf("question %d: SQL_%s is not needed: SQLite's gold SQL returns the same rows there", q.ID, d)
 			}
 		}
@@ -104,97 +98,4 @@ func compareDialect(t *testing.T, qs []Question, lite, other *source.DB, d sqlmc
 	if overrides == 0 {
 		t.Errorf("no question has SQL_%s", d)
 	}
-}
-
-// sameRows says how want and got differ as sets of rows, "" when they do
-// not: text equal, numbers (of any type) within 0.0001 of each other.
-func sameRows(want, got [][]any) string {
-	w, g := normRows(want), normRows(got)
-	if len(w) != len(g) {
-		return fmt.Sprintf("%d rows, want %d", len(g), len(w))
-	}
-	for i := range w {
-		if len(w[i]) != len(g[i]) {
-			return fmt.Sprintf("%d columns, want %d", len(g[i]), len(w[i]))
-		}
-		for j := range w[i] {
-			a, b := w[i][j], g[i][j]
-			if a.num && b.num {
-				if math.Abs(a.f-b.f) > 1e-4*math.Max(1, math.Abs(a.f)) {
-					return fmt.Sprintf("row %d: %v, want %v", i, b.f, a.f)
-				}
-			} else if a != b {
-				return fmt.Sprintf("row %d: %+v, want %+v", i, b, a)
-			}
-		}
-	}
-	return ""
-}
-
-// cell is a value as sameRows compares it.
-type cell struct {
-	num  bool
-	f    float64
-	text string
-	null bool
-}
-
-// normRows turns rows into cells, without duplicates, in a stable order.
-func normRows(rows [][]any) [][]cell {
-	var out [][]cell
-	seen := map[string]bool{}
-	for _, r := range rows {
-		var cs []cell
-		var key strings.Builder
-		for _, v := range r {
-			c := toCell(v)
-			cs = append(cs, c)
-			if c.num {
-				key.WriteString(strconv.FormatFloat(c.f, 'f', 2, 64))
-			} else {
-				fmt.Fprintf(&key, "%q%v", c.text, c.null)
-			}
-			key.WriteByte('|')
-		}
-		if k := key.String(); !seen[k] {
-			seen[k] = true
-			out = append(out, cs)
-		}
-	}
-	slices.SortFunc(out, func(a, b []cell) int {
-		for i := range min(len(a), len(b)) {
-			if c := cmp.Compare(a[i].text, b[i].text); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(math.Round(a[i].f*100), math.Round(b[i].f*100)); c != 0 {
-				return c
-			}
-		}
-		return cmp.Compare(len(a), len(b))
-	})
-	return out
-}
-
-func toCell(v any) cell {
-	switch v := v.(type) {
-	case nil:
-		return cell{null: true}
-	case int64:
-		return cell{num: true, f: float64(v)}
-	case float64:
-		return cell{num: true, f: v}
-	case bool:
-		if v {
-			return cell{num: true, f: 1}
-		}
-		return cell{num: true}
-	case json.Number:
-		if f, err := v.Float64(); err == nil {
-			return cell{num: true, f: f}
-		}
-		return cell{text: string(v)}
-	case string:
-		return cell{text: v}
-	}
-	return cell{text: fmt.Sprint(v)}
 }
