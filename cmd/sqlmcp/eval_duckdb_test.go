@@ -3,7 +3,10 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sqlmcp/sqlmcp"
@@ -11,6 +14,7 @@ import (
 	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/eval"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/notes"
 )
 
 // demoParquet writes the demo as Parquet files into a new folder and
@@ -98,4 +102,45 @@ func TestEvalDemoDuckDB(t *testing.T) {
 		t.Fatalf("%v\n%s", err, got)
 	}
 	checkDialectRun(t, out, got)
+}
+
+// TestLearnDuckDB: sqlmcp learn --db on the demo's Parquet files keeps
+// each lesson beside the DuckDB gold SQL, the right SQL there.
+func TestLearnDuckDB(t *testing.T) {
+	t.Parallel()
+	_, dir := demoParquet(t)
+	var raw []map[string]any
+	if err := json.Unmarshal(demo.Questions, &raw); err != nil {
+		t.Fatal(err)
+	}
+	qfile := filepath.Join(t.TempDir(), "questions.json")
+	b, _ := json.Marshal(raw[32:34]) // both with SQL_duckdb
+	if err := os.WriteFile(qfile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := eval.ParseQuestions(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := experienceModel(t, qs, func(int) bool { return false })
+	notesDir := filepath.Join(t.TempDir(), "notes")
+	out, err := runCmd(t, "learn", "--questions", qfile, "--db", dir, "--notes", notesDir, "--max-turns", "2", "--base-url", fake.BaseURL(), "--model", "fake-1")
+	if err != nil {
+		t.Fatalf("learn: %v\n%s", err, out)
+	}
+	if want := "learned from 2 questions: 0 examples, 2 lessons; 0 skipped"; !strings.Contains(out, want) {
+		t.Errorf("learn says:\n%s\nwant %q", out, want)
+	}
+	book, err := notes.Load(filepath.Join(notesDir, "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(book.Lessons) != 2 {
+		t.Fatalf("%d lessons, want 2", len(book.Lessons))
+	}
+	for i, l := range book.Lessons {
+		if want := qs[i].Gold(sqlmcp.DuckDB); l.SQL != want || want == qs[i].SQL {
+			t.Errorf("question %d: the lesson's right SQL is %q, want DuckDB's %q", l.QuestionID, l.SQL, want)
+		}
+	}
 }

@@ -21,7 +21,8 @@ already in the notes are skipped.
 Usage:
   sqlmcp learn --questions TRAIN --db-root DIR --notes NOTES [flags]
   sqlmcp learn --questions TRAIN --dsn-template URL --notes NOTES [flags]
-  sqlmcp learn --demo --notes NOTES [flags]
+  sqlmcp learn --questions TRAIN --db PATH|URL --notes NOTES [flags]
+  sqlmcp learn --demo [--db PATH|URL] --notes NOTES [flags]
 
 Flags (each also read from the environment variable shown; a flag wins):
 `
