@@ -59,8 +59,9 @@ func (e *SideError) Unwrap() error { return e.Err }
 // gold rows. Row order and duplicate rows do not matter; column order and
 // count do; values compare as Python compares sqlite3's values (1 equals
 // 1.0, the text '1' differs from the integer 1, NULL equals NULL within a
-// row) and, on PostgreSQL, psycopg's (a numeric equals an integer or a
-// float of exactly its value, true equals 1), except that dates and times
+// row) and, on PostgreSQL and MySQL, psycopg's and PyMySQL's (a numeric
+// or DECIMAL equals an integer or a float of exactly its value, true
+// equals 1), except that dates and times
 // compare as the text source gives them, so a date equals its text. An
 // error on either side, a timeout, or a result too large to hold whole
 // makes it wrong: Score then returns false and a *SideError saying which

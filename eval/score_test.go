@@ -3,6 +3,7 @@ package eval
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -13,22 +14,34 @@ import (
 
 const forever = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
-// each is one side's SQL on each engine; "" leaves the case out there.
-type each struct{ sqlite, postgres string }
+// foreverMySQL runs for hours: MySQL and MariaDB stop a recursion at
+// 1000 rows.
+const foreverMySQL = "SELECT count(*) FROM information_schema.COLLATIONS a, information_schema.COLLATIONS b, information_schema.COLLATIONS c, information_schema.COLLATIONS d"
 
-// both is SQL both dialects read alike.
-func both(sql string) each { return each{sql, sql} }
+// each is one side's SQL on each engine; "" leaves the case out there.
+// mysql "" means the SQLite SQL, which MySQL reads alike.
+type each struct{ sqlite, postgres, mysql string }
+
+// both is SQL every dialect reads alike.
+func both(sql string) each { return each{sql, sql, sql} }
 
 func (e each) on(engine string) string {
-	if engine == "postgres" {
+	switch engine {
+	case "postgres":
 		return e.postgres
+	case "mysql":
+		if e.mysql == "" && e.sqlite != "" && e.postgres != "" {
+			return e.sqlite
+		}
+		return e.mysql
 	}
 	return e.sqlite
 }
 
-// TestScore: on both engines, the BIRD rule case by case, with each
+// TestScore: on every engine, the BIRD rule case by case, with each
 // dialect's own SQL only where it must differ (PostgreSQL's 1.0 is numeric,
-// its floats need a cast, it has no WHERE 0).
+// its floats need a cast, it has no WHERE 0; MySQL's 0.1 is DECIMAL, its
+// floats are written 0.1e0, its division by zero is NULL).
 func TestScore(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -48,10 +61,10 @@ func TestScore(t *testing.T) {
 		{"a missing row is wrong", both("SELECT 1 UNION ALL SELECT 2"), both("SELECT 1"), false, "", ""},
 		{"an extra row is wrong", both("SELECT 1"), both("SELECT 1 UNION ALL SELECT 2"), false, "", ""},
 
-		{"int equals float", both("SELECT 1"), each{"SELECT 1.0", "SELECT 1.0::float8"}, true, "", ""},
+		{"int equals float", both("SELECT 1"), each{"SELECT 1.0", "SELECT 1.0::float8", "SELECT 1e0"}, true, "", ""},
 		{"int equals float in aggregates", both("SELECT count(*) FROM customers"),
-			each{"SELECT sum(1.0) FROM customers", "SELECT sum(1.0::float8) FROM customers"}, true, "", ""},
-		{"floats compare exactly", each{"SELECT 0.1 + 0.2", "SELECT 0.1::float8 + 0.2::float8"}, each{"SELECT 0.3", "SELECT 0.3::float8"}, false, "", ""},
+			each{"SELECT sum(1.0) FROM customers", "SELECT sum(1.0::float8) FROM customers", "SELECT sum(1e0) FROM customers"}, true, "", ""},
+		{"floats compare exactly", each{"SELECT 0.1 + 0.2", "SELECT 0.1::float8 + 0.2::float8", "SELECT 0.1e0 + 0.2e0"}, each{"SELECT 0.3", "SELECT 0.3::float8", "SELECT 0.3e0"}, false, "", ""},
 		{"a half is not rounded", both("SELECT 2"), both("SELECT 2.5"), false, "", ""},
 		{"numeric equals integer", each{postgres: "SELECT 1"}, each{postgres: "SELECT 1.00"}, true, "", ""},
 		{"a decimal column equals an integer", both("SELECT price FROM products WHERE id = 4"), both("SELECT 12"), true, "", ""},
@@ -69,9 +82,9 @@ func TestScore(t *testing.T) {
 		{"big integer equals itself", both("SELECT 9007199254740993"), both("SELECT 9007199254740993"), true, "", ""},
 		{"big integer column equals the literal", each{postgres: "SELECT i8_big FROM types"}, each{postgres: "SELECT 9007199254740993"}, true, "", ""},
 		{"big integer equals a float of its value", both("SELECT 9007199254740994"),
-			each{"SELECT CAST(9007199254740994 AS REAL)", "SELECT 9007199254740994::float8"}, true, "", ""},
+			each{"SELECT CAST(9007199254740994 AS REAL)", "SELECT 9007199254740994::float8", "SELECT 9007199254740994e0"}, true, "", ""},
 		{"big integer is not the float nearest it", both("SELECT 9007199254740993"),
-			each{"SELECT CAST(9007199254740993 AS REAL)", "SELECT 9007199254740993::float8"}, false, "", ""},
+			each{"SELECT CAST(9007199254740993 AS REAL)", "SELECT 9007199254740993::float8", "SELECT 9007199254740993e0"}, false, "", ""},
 		{"big integer equals numeric of its value", each{postgres: "SELECT 9007199254740993"},
 			each{postgres: "SELECT sum(x) FROM (VALUES (9007199254740993)) AS v(x)"}, true, "", ""},
 		{"big integer differs from its neighbour", both("SELECT 9007199254740993"), both("SELECT 9007199254740995"), false, "", ""},
@@ -95,22 +108,34 @@ func TestScore(t *testing.T) {
 		{"NULL equals NULL in a row", both("SELECT NULL, 1"), both("SELECT NULL, 1.0"), true, "", ""},
 		{"NULL is not zero", both("SELECT NULL"), both("SELECT 0"), false, "", ""},
 		{"NULL is not empty text", both("SELECT NULL"), both("SELECT ''"), false, "", ""},
-		{"empty equals empty", each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false"}, each{"SELECT 2, 3 WHERE 0", "SELECT 2, 3 WHERE false"}, true, "", ""},
-		{"empty prediction is wrong", both("SELECT 1"), each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false"}, false, "", ""},
-		{"rows against empty gold are wrong", each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false"}, both("SELECT 1"), false, "", ""},
+		{"empty equals empty", each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false", "SELECT 1 FROM DUAL WHERE 0"}, each{"SELECT 2, 3 WHERE 0", "SELECT 2, 3 WHERE false", "SELECT 2, 3 FROM DUAL WHERE 0"}, true, "", ""},
+		{"empty prediction is wrong", both("SELECT 1"), each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false", "SELECT 1 FROM DUAL WHERE 0"}, false, "", ""},
+		{"rows against empty gold are wrong", each{"SELECT 1 WHERE 0", "SELECT 1 WHERE false", "SELECT 1 FROM DUAL WHERE 0"}, both("SELECT 1"), false, "", ""},
 
-		{"predicted timeout", both("SELECT 1"), both(forever), false, "predicted", "timeout"},
-		{"gold timeout", both(forever), both("SELECT 1"), false, "gold", "gold"},
+		{"predicted timeout", both("SELECT 1"), each{forever, forever, foreverMySQL}, false, "predicted", "timeout"},
+		{"gold timeout", each{forever, forever, foreverMySQL}, both("SELECT 1"), false, "gold", "gold"},
 		{"predicted error", both("SELECT 1"), both("SELECT nope FROM nowhere"), false, "predicted", "sql error"},
 		{"gold error", both("SELECT nope FROM nowhere"), both("SELECT 1"), false, "gold", "gold"},
-		{"predicted error at run time", both("SELECT 1"), each{"SELECT abs(-9223372036854775808)", "SELECT 1 / 0"}, false, "predicted", "sql error"},
+		{"predicted error at run time", both("SELECT 1"), each{"SELECT abs(-9223372036854775808)", "SELECT 1 / 0", "SELECT ~0 + 1"}, false, "predicted", "sql error"},
 		{"a write is refused", both("SELECT 1"), both("DELETE FROM customers"), false, "predicted", "refused"},
 		{"two statements are refused", both("SELECT 1"), both("SELECT 1; SELECT 2"), false, "predicted", "refused"},
-		{"sleeping is refused", both("SELECT 1"), each{postgres: "SELECT pg_sleep(10)"}, false, "predicted", "refused"},
+		{"sleeping is refused", both("SELECT 1"), each{postgres: "SELECT pg_sleep(10)", mysql: "SELECT SLEEP(10)"}, false, "predicted", "refused"},
+
+		// MySQL's values: DECIMAL by value, a comparison is an integer.
+		{"decimal equals integer", each{mysql: "SELECT 1"}, each{mysql: "SELECT 1.00"}, true, "", ""},
+		{"decimal adds exactly", each{mysql: "SELECT 0.1 + 0.2"}, each{mysql: "SELECT 0.3"}, true, "", ""},
+		{"decimal is not the double nearest it", each{mysql: "SELECT 0.1"}, each{mysql: "SELECT 0.1e0"}, false, "", ""},
+		{"division is four places of decimal", each{mysql: "SELECT 1 / 3"}, each{mysql: "SELECT 0.3333"}, true, "", ""},
+		{"a comparison equals 1", each{mysql: "SELECT 1 = 1"}, each{mysql: "SELECT 1"}, true, "", ""},
+		{"big unsigned equals its literal", each{mysql: "SELECT ~0"}, each{mysql: "SELECT 18446744073709551615"}, true, "", ""},
 	}
 	l := scoreLimits // as OpenDB sets them, with a short timeout
 	l.Timeout = 500 * time.Millisecond
-	for _, e := range dbtest.All(t, &source.Options{Limits: l}) {
+	engines := dbtest.All(t, &source.Options{Limits: l})
+	if os.Getenv(dbtest.MySQLEnv) != "" {
+		engines = append(engines, dbtest.Engine{Name: "mysql", DB: dbtest.MySQL(t, &source.Options{Limits: l})})
+	}
+	for _, e := range engines {
 		t.Run(e.Name, func(t *testing.T) {
 			for _, tt := range tests {
 				gold, pred := tt.gold.on(e.Name), tt.pred.on(e.Name)
