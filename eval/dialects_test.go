@@ -63,6 +63,18 @@ func TestDemoQuestionsMySQL(t *testing.T) {
 		t.Fatalf("the scorer opened %s as %s", dsn, my.Dialect())
 	}
 	compareDialect(t, qs, lite, my, sqlmcp.MySQL)
+
+	// The keys and descriptions came along: SQLite's 13 foreign keys, and
+	// a comment on every table and column.
+	var fks, bare int
+	conn := dbtest.MySQLConn(t, dsn)
+	err = conn.QueryRowContext(t.Context(), `SELECT
+	  (SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()),
+	  (SELECT COUNT(*) FROM information_schema.COLUMNS c JOIN information_schema.TABLES t USING (TABLE_SCHEMA, TABLE_NAME)
+	    WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE' AND (c.COLUMN_COMMENT = '' OR t.TABLE_COMMENT = ''))`).Scan(&fks, &bare)
+	if err != nil || fks != 13 || bare != 0 {
+		t.Errorf("got %d foreign keys and %d columns without a description (%v), want 13 and 0", fks, bare, err)
+	}
 }
 
 // compareDialect checks each question's gold SQL for dialect d on other
