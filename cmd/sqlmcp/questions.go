@@ -40,7 +40,7 @@ func (f *questionFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.questions, "questions", "", "a JSON list of questions in BIRD's format: question_id, db_id, question, evidence, SQL, difficulty (SQLMCP_QUESTIONS)")
 	fs.StringVar(&f.dbRoot, "db-root", "", "the databases, at DIR/<db_id>/<db_id>.sqlite, with BIRD's database_description/ beside each; with --dsn-template, only the descriptions (SQLMCP_DB_ROOT)")
 	fs.StringVar(&f.dsnTemplate, "dsn-template", "", "a postgres:// URL with {db_id} where each question's database name goes, e.g. postgres://me@db/{db_id}; without {db_id}, one database holds every question's tables (SQLMCP_DSN_TEMPLATE)")
-	fs.StringVar(&f.db, "db", "", "one database for every question, a file, folder or URL as serve --db takes it; with --demo, a copy of the demo (sqlmcp demo --mysql or --parquet) (SQLMCP_DB)")
+	fs.StringVar(&f.db, "db", "", "one database for every question, a file, folder or URL as serve --db takes it; with --demo, a copy of the demo (sqlmcp demo --mysql or --parquet); not with --db-root or --dsn-template (SQLMCP_DB)")
 	fs.BoolVar(&f.demo, "demo", false, "the bundled question set, on the demo database or the copy --db names (SQLMCP_DEMO)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "--demo: where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
 	fs.StringVar(&f.notes, "notes", "", "the notes folder, one NOTES/<db_id>/ per database: learn writes it, --system experienced reads it (SQLMCP_NOTES)")
@@ -60,8 +60,8 @@ func (f *questionFlags) check(needNotes bool, getenv func(string) string) error 
 		return usagef("--demo brings its own questions and database: give --demo (with --db for a copy of the demo), or --questions with --db-root, --dsn-template or --db")
 	case !f.demo && (f.questions == "" || f.dbRoot == "" && f.dsnTemplate == "" && f.db == ""):
 		return usagef("no questions: pass --questions FILE with --db-root DIR, --dsn-template URL or --db, or --demo for the bundled set")
-	case f.db != "" && f.dsnTemplate != "":
-		return usagef("give --db (one database for every question) or --dsn-template (one a db_id), not both")
+	case f.db != "" && (f.dsnTemplate != "" || f.dbRoot != ""):
+		return usagef("give --db (one database for every question), --dsn-template or --db-root (one a db_id), not two (--db may come from SQLMCP_DB)")
 	case f.dsnTemplate != "" && !serverURL(f.dsnTemplate):
 		return usagef("--dsn-template is for database servers: a postgres:// or mysql:// URL (SQLite databases go under --db-root)")
 	case f.limit < 0:
