@@ -65,7 +65,9 @@ var dialects = []sqlmcp.Dialect{sqlmcp.SQLite, sqlmcp.Postgres, sqlmcp.MySQL, sq
 // needs a db_id, a question and SQL, and question_ids must be unique; a
 // missing question_id is the question's place in the list, counting from
 // 0, as BIRD's dev set numbers them (its train set has none); a missing
-// difficulty becomes "unknown".
+// difficulty becomes "unknown". A key SQL_<dialect> (SQL_mysql,
+// SQL_duckdb, SQL_postgres, SQL_sqlite) is the gold SQL on a database of
+// that dialect, in Question.Dialects.
 func ParseQuestions(data []byte) ([]Question, error) {
 	var raw []struct {
 		Question
@@ -122,6 +124,7 @@ func ParseQuestions(data []byte) ([]Question, error) {
 	return qs, nil
 }
 
+// dialectNames are the names of dialects, in order.
 func dialectNames() []string {
 	var names []string
 	for _, d := range dialects {

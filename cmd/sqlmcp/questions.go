@@ -39,7 +39,7 @@ type questionFlags struct {
 func (f *questionFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.questions, "questions", "", "a JSON list of questions in BIRD's format: question_id, db_id, question, evidence, SQL, difficulty (SQLMCP_QUESTIONS)")
 	fs.StringVar(&f.dbRoot, "db-root", "", "the databases, at DIR/<db_id>/<db_id>.sqlite, with BIRD's database_description/ beside each; with --dsn-template, only the descriptions (SQLMCP_DB_ROOT)")
-	fs.StringVar(&f.dsnTemplate, "dsn-template", "", "a postgres:// URL with {db_id} where each question's database name goes, e.g. postgres://me@db/{db_id}; without {db_id}, one database holds every question's tables (SQLMCP_DSN_TEMPLATE)")
+	fs.StringVar(&f.dsnTemplate, "dsn-template", "", "a postgres:// or mysql:// URL with {db_id} where each question's database name goes, e.g. postgres://me@db/{db_id}; without {db_id}, one database holds every question's tables (SQLMCP_DSN_TEMPLATE)")
 	fs.StringVar(&f.db, "db", "", "one database for every question, a file, folder or URL as serve --db takes it; with --demo, a copy of the demo (sqlmcp demo --mysql or --parquet); not with --db-root or --dsn-template (SQLMCP_DB)")
 	fs.BoolVar(&f.demo, "demo", false, "the bundled question set, on the demo database or the copy --db names (SQLMCP_DEMO)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "--demo: where the demo database is built (SQLMCP_CACHE_DIR; default: the user cache directory)")
