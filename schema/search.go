@@ -129,6 +129,7 @@ type searchIndex struct {
 	first            []int32                    // per table: the document of its first column
 	fullNames        map[string][]int32         // a column's lower-cased name -> its documents
 	spacedNames      []int32                    // columns whose names hold spaces or punctuation
+	isView           []bool                     // per table: it is a view of some kind
 	temporal         []bool                     // per column: it holds dates or times
 	nTemporal        int                        // how many do
 }
@@ -213,6 +214,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	vocab := schemaVocabulary(tables)
 	for ti, t := range tables {
 		ix.tableIndex[t.Name] = int32(ti)
+		ix.isView = append(ix.isView, strings.Contains(t.Kind, "view"))
 		ix.first = append(ix.first, int32(len(ix.cols)))
 		td := searchDoc{table: int32(ti)}
 		td.fields[fName] = indexWords(t.rel, true, vocab)
@@ -688,6 +690,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		}
 		out = append(out, r)
 	}
+	for i := range out {
+		if ix.isView[out[i].table] {
+			out[i].score *= viewShare
+		}
+	}
 	out = prune(out, max(maxCandidates, 10*limit))
 	out = ix.addJoins(out, limit, nq)
 	out = ix.cover(out, limit, nq)
@@ -1039,7 +1046,14 @@ func distance(a, b string) int {
 // candidate once the list holds another candidate with that word: a
 // question names several things (the students, the course, the grade),
 // and its answer needs a column for each, not ten for the commonest.
-const coverDecay = 0.5
+var coverDecay = 0.5
+
+// viewShare is how much a view's match counts against a table's: a view
+// is derived from base tables and repeats their columns, and of a view
+// and its base matching alike the base comes first, as queries are most
+// often written against it; a view whose own words match better still
+// leads.
+var viewShare = 0.7
 
 // coverPool is how many of the best candidates, at least, the covering
 // order is chosen from.
