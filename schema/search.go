@@ -130,6 +130,7 @@ type searchIndex struct {
 	fullNames        map[string][]int32         // a column's lower-cased name -> its documents
 	spacedNames      []int32                    // columns whose names hold spaces or punctuation
 	isView           []bool                     // per table: it is a view of some kind
+	family           []int32                    // per table: the table it is a copy of, or itself
 	temporal         []bool                     // per column: it holds dates or times
 	nTemporal        int                        // how many do
 }
@@ -246,6 +247,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 			}
 		}
 	}
+	ix.family = copyFamilies(tables)
 	post := func(docs []searchDoc, postings map[string][]posting, df map[string]*[nFields]int32, fields int) {
 		for di := range docs {
 			seen := map[string]uint8{}
@@ -285,6 +287,55 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	capPostings(ix.colPost, ix.colDF, ix.cols, len(ix.cols), fName, fValue)
 	capPostings(ix.tabPost, ix.tabDF, ix.tabs, len(ix.tabs), fName, fDescription)
 	return ix
+}
+
+// copyFamilies returns, per table, the table it is a copy of, or itself:
+// a copy's name is another table's with a warehouse's affixes
+// (stg_orders, orders_2023, orders_v2_old: at most two words either
+// side), and it holds at least half of that table's columns.
+func copyFamilies(tables []*Table) []int32 {
+	byName := map[string]int32{}
+	for ti, t := range tables {
+		byName[strings.ToLower(t.rel)] = int32(ti)
+	}
+	family := make([]int32, len(tables))
+	for ti, t := range tables {
+		family[ti] = int32(ti)
+		parts := strings.Split(strings.ToLower(t.rel), "_")
+		best := -1
+		for i := 0; i <= 2 && i < len(parts); i++ {
+			for j := 0; j <= 2 && i+j < len(parts); j++ {
+				if i+j == 0 {
+					continue
+				}
+				b, ok := byName[strings.Join(parts[i:len(parts)-j], "_")]
+				if !ok || best >= 0 && len(tables[b].rel) >= len(tables[best].rel) || !sharesColumns(t, tables[b]) {
+					continue
+				}
+				best = int(b)
+			}
+		}
+		if best >= 0 {
+			family[ti] = int32(best)
+		}
+	}
+	return family
+}
+
+// sharesColumns reports whether copy holds at least half of base's
+// columns, by name.
+func sharesColumns(copy, base *Table) bool {
+	names := map[string]bool{}
+	for _, c := range copy.Columns {
+		names[strings.ToLower(c.Name)] = true
+	}
+	n := 0
+	for _, c := range base.Columns {
+		if names[strings.ToLower(c.Name)] {
+			n++
+		}
+	}
+	return 2*n >= len(base.Columns)
 }
 
 // maxPostings is how many documents of a word's posting list a search
@@ -553,6 +604,12 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			}
 			if ps := ix.tabPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nTabs, ix.tabDF[wm.word], wm.quality)
+				if isDigits(wm.word) {
+					// A number in a table's name marks a copy or a
+					// period (orders_2023, stats_v2); in a question it
+					// is a value: a year, an amount.
+					w[fName] = 0
+				}
 				if entities[q] {
 					for f := range w {
 						w[f] *= entityBoost
@@ -828,11 +885,14 @@ func (ix *searchIndex) sortRanked(out []ranked) {
 // joinTables and joinShare: the keys joining the best few tables of a
 // search are listed too, scoring joinShare of the weaker table's best, as
 // a query over those tables needs them.
-const (
+var (
 	joinTables = 5
 	joinShare  = 1.0
-	joinMinX   = 0.3 // the least share of the best table's score a table joined must have
-	keyShare   = 1.3 // a table's key and label columns inherit this much more of its match
+)
+
+const (
+	joinMinX = 0.3 // the least share of the best table's score a table joined must have
+	keyShare = 1.3 // a table's key and label columns inherit this much more of its match
 	// inheritedOnly discounts a column that matched through its table
 	// alone: it fills the list after the columns with words of their own.
 	inheritedOnly = 0.5
@@ -1055,6 +1115,11 @@ var coverDecay = 0.5
 // leads.
 var viewShare = 0.7
 
+// copyShare is how much a column of a copy of a table (copyFamilies)
+// adds to the list once the list holds the same column of another table
+// of its family: the copy is named in the first's place, not in its own.
+var copyShare = 0.3
+
 // coverPool is how many of the best candidates, at least, the covering
 // order is chosen from.
 const coverPool = 100
@@ -1097,6 +1162,21 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 	for q := range decay {
 		decay[q] = 1
 	}
+	// A column of a copy of a table (stg_orders.total beside
+	// orders.total) adds little once the list holds the same column of
+	// its family.
+	type copyKey struct {
+		family int32
+		name   string
+	}
+	keys := make([]copyKey, pool)
+	for i := range pool {
+		keys[i].family = ix.family[out[i].table]
+		if out[i].doc >= 0 {
+			keys[i].name = strings.ToLower(ix.cols[out[i].doc].col.Name)
+		}
+	}
+	listed := map[copyKey]bool{}
 	done := make([]bool, pool)
 	picked := make([]ranked, 0, len(out))
 	distinct := 0
@@ -1109,6 +1189,9 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 			g := cands[i].rest
 			for q, v := range cands[i].contrib {
 				g += v * decay[q]
+			}
+			if listed[keys[i]] {
+				g *= copyShare
 			}
 			if g > bestGain+1e-9 {
 				best, bestGain = i, g
@@ -1131,6 +1214,7 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 				picked = append(picked, c)
 			}
 		}
+		listed[keys[best]] = true
 		for q, v := range cands[best].contrib {
 			if v > 0 {
 				covered[q]++
