@@ -96,9 +96,13 @@ const (
 // singer.name. The list covers the query: a word's evidence counts for
 // less in each candidate after the first that holds it, so a question
 // about students, a grade and a course lists a column for each rather
-// than ten of the students table. A question that names a time (a year,
-// a month, "when") raises the date columns of the tables it is about,
-// and the keys joining the list's first tables are listed with them.
+// than ten of the students table; a copy of a table (stg_orders beside
+// orders) adds little once the list holds the same column of the other,
+// and a view counts for less than the base tables it repeats. A
+// question's numbers match values, not the digits of table names
+// (orders_2023). A question that names a time (a year, a month, "when")
+// raises the date columns of the tables it is about, and the keys
+// joining the list's first tables are listed with them.
 // Each match says which fields matched and why; Score is what the match
 // added to the list at its place, so scores fall along it.
 //
@@ -885,14 +889,11 @@ func (ix *searchIndex) sortRanked(out []ranked) {
 // joinTables and joinShare: the keys joining the best few tables of a
 // search are listed too, scoring joinShare of the weaker table's best, as
 // a query over those tables needs them.
-var (
+const (
 	joinTables = 5
 	joinShare  = 1.0
-)
-
-const (
-	joinMinX = 0.3 // the least share of the best table's score a table joined must have
-	keyShare = 1.3 // a table's key and label columns inherit this much more of its match
+	joinMinX   = 0.3 // the least share of the best table's score a table joined must have
+	keyShare   = 1.3 // a table's key and label columns inherit this much more of its match
 	// inheritedOnly discounts a column that matched through its table
 	// alone: it fills the list after the columns with words of their own.
 	inheritedOnly = 0.5
@@ -1106,19 +1107,19 @@ func distance(a, b string) int {
 // candidate once the list holds another candidate with that word: a
 // question names several things (the students, the course, the grade),
 // and its answer needs a column for each, not ten for the commonest.
-var coverDecay = 0.5
+const coverDecay = 0.5
 
 // viewShare is how much a view's match counts against a table's: a view
 // is derived from base tables and repeats their columns, and of a view
 // and its base matching alike the base comes first, as queries are most
 // often written against it; a view whose own words match better still
 // leads.
-var viewShare = 0.7
+const viewShare = 0.7
 
 // copyShare is how much a column of a copy of a table (copyFamilies)
 // adds to the list once the list holds the same column of another table
 // of its family: the copy is named in the first's place, not in its own.
-var copyShare = 0.3
+const copyShare = 0.3
 
 // coverPool is how many of the best candidates, at least, the covering
 // order is chosen from.
