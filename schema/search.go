@@ -131,7 +131,7 @@ type searchIndex struct {
 	vocab            []string                   // every word, sorted, for prefix matches
 	tableIndex       map[string]int32           // a table's name -> its index
 	first            []int32                    // per table: the document of its first column
-	fullNames        map[string][]int32         // a column's lower-cased name -> its documents
+	fullNames        map[string][]int32         // a column's lower-cased name less underscores (fullName) -> its documents
 	spacedNames      []int32                    // columns whose names hold spaces or punctuation
 	isView           []bool                     // per table: it is a view of some kind
 	family           []int32                    // per table: the table it is a copy of, or itself
@@ -239,7 +239,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 			name := strings.ToLower(col.Name)
 			if len(name) >= 4 {
 				if isIdentifier(name) {
-					ix.fullNames[name] = append(ix.fullNames[name], doc)
+					ix.fullNames[fullName(name)] = append(ix.fullNames[fullName(name)], doc)
 				} else {
 					ix.spacedNames = append(ix.spacedNames, doc)
 				}
@@ -415,6 +415,11 @@ func normalise(docs []searchDoc, last int) {
 		}
 	}
 }
+
+// fullName is a lower-cased identifier as whole names are compared:
+// without its underscores, so a question's has_iep names the column
+// hasiep, and its hasiep the column has_iep.
+func fullName(s string) string { return strings.ReplaceAll(s, "_", "") }
 
 func isIdentifier(s string) bool {
 	for _, r := range s {
@@ -642,11 +647,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// that name: "status" names many.
 	named := map[int32]float64{}
 	for _, tok := range identifierTokens(lq) {
-		n := len(ix.fullNames[tok])
+		n := len(ix.fullNames[fullName(tok)])
 		if n > maxPostings {
 			continue // it would weigh nothing
 		}
-		for _, d := range ix.fullNames[tok] {
+		for _, d := range ix.fullNames[fullName(tok)] {
 			named[d] = idf(nCols, n) / float64(n)
 		}
 	}
@@ -655,7 +660,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// hold the value: they share the name's weight among themselves.
 	for _, m := range comparison.FindAllStringSubmatch(lq, -1) {
 		var holding []int32
-		for _, d := range ix.fullNames[m[1]] {
+		for _, d := range ix.fullNames[fullName(m[1])] {
 			if ix.values.holds(ix.cols[d].col, m[2]) {
 				holding = append(holding, d)
 			}
