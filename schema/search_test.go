@@ -192,6 +192,7 @@ func TestSearchCovers(t *testing.T) {
 		{"Which students got an incomplete grade in Biology?", []string{"courses.title", "students.student_id"}, ""},
 		{"status = 'absent'", []string{"attendance.status"}, "attendance.status"},
 		{"How many attendance exceptions were there in March 2023?", []string{"attendance.attendance_date"}, ""},
+		{"gradelevel = 9", []string{"students.grade_level"}, "students.grade_level"}, // a whole name, its underscores aside
 	} {
 		matches, err := cat.Search(t.Context(), c.query, 10)
 		if err != nil {
