@@ -96,9 +96,13 @@ const (
 // singer.name. The list covers the query: a word's evidence counts for
 // less in each candidate after the first that holds it, so a question
 // about students, a grade and a course lists a column for each rather
-// than ten of the students table. A question that names a time (a year,
-// a month, "when") raises the date columns of the tables it is about,
-// and the keys joining the list's first tables are listed with them.
+// than ten of the students table; a copy of a table (stg_orders beside
+// orders) adds little once the list holds the same column of the other,
+// and a view counts for less than the base tables it repeats. A
+// question's numbers match values, not the digits of table names
+// (orders_2023). A question that names a time (a year, a month, "when")
+// raises the date columns of the tables it is about, and the keys
+// joining the list's first tables are listed with them.
 // Each match says which fields matched and why; Score is what the match
 // added to the list at its place, so scores fall along it.
 //
@@ -127,8 +131,10 @@ type searchIndex struct {
 	vocab            []string                   // every word, sorted, for prefix matches
 	tableIndex       map[string]int32           // a table's name -> its index
 	first            []int32                    // per table: the document of its first column
-	fullNames        map[string][]int32         // a column's lower-cased name -> its documents
+	fullNames        map[string][]int32         // a column's lower-cased name less underscores (fullName) -> its documents
 	spacedNames      []int32                    // columns whose names hold spaces or punctuation
+	isView           []bool                     // per table: it is a view of some kind
+	family           []int32                    // per table: the table it is a copy of, or itself
 	temporal         []bool                     // per column: it holds dates or times
 	nTemporal        int                        // how many do
 }
@@ -213,6 +219,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	vocab := schemaVocabulary(tables)
 	for ti, t := range tables {
 		ix.tableIndex[t.Name] = int32(ti)
+		ix.isView = append(ix.isView, strings.Contains(t.Kind, "view"))
 		ix.first = append(ix.first, int32(len(ix.cols)))
 		td := searchDoc{table: int32(ti)}
 		td.fields[fName] = indexWords(t.rel, true, vocab)
@@ -232,7 +239,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 			name := strings.ToLower(col.Name)
 			if len(name) >= 4 {
 				if isIdentifier(name) {
-					ix.fullNames[name] = append(ix.fullNames[name], doc)
+					ix.fullNames[fullName(name)] = append(ix.fullNames[fullName(name)], doc)
 				} else {
 					ix.spacedNames = append(ix.spacedNames, doc)
 				}
@@ -244,6 +251,7 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 			}
 		}
 	}
+	ix.family = copyFamilies(tables)
 	post := func(docs []searchDoc, postings map[string][]posting, df map[string]*[nFields]int32, fields int) {
 		for di := range docs {
 			seen := map[string]uint8{}
@@ -283,6 +291,55 @@ func buildSearchIndex(tables []*Table, values *valueIndex) *searchIndex {
 	capPostings(ix.colPost, ix.colDF, ix.cols, len(ix.cols), fName, fValue)
 	capPostings(ix.tabPost, ix.tabDF, ix.tabs, len(ix.tabs), fName, fDescription)
 	return ix
+}
+
+// copyFamilies returns, per table, the table it is a copy of, or itself:
+// a copy's name is another table's with a warehouse's affixes
+// (stg_orders, orders_2023, orders_v2_old: at most two words either
+// side), and it holds at least half of that table's columns.
+func copyFamilies(tables []*Table) []int32 {
+	byName := map[string]int32{}
+	for ti, t := range tables {
+		byName[strings.ToLower(t.rel)] = int32(ti)
+	}
+	family := make([]int32, len(tables))
+	for ti, t := range tables {
+		family[ti] = int32(ti)
+		parts := strings.Split(strings.ToLower(t.rel), "_")
+		best := -1
+		for i := 0; i <= 2 && i < len(parts); i++ {
+			for j := 0; j <= 2 && i+j < len(parts); j++ {
+				if i+j == 0 {
+					continue
+				}
+				b, ok := byName[strings.Join(parts[i:len(parts)-j], "_")]
+				if !ok || best >= 0 && len(tables[b].rel) >= len(tables[best].rel) || !sharesColumns(t, tables[b]) {
+					continue
+				}
+				best = int(b)
+			}
+		}
+		if best >= 0 {
+			family[ti] = int32(best)
+		}
+	}
+	return family
+}
+
+// sharesColumns reports whether copy holds at least half of base's
+// columns, by name.
+func sharesColumns(copy, base *Table) bool {
+	names := map[string]bool{}
+	for _, c := range copy.Columns {
+		names[strings.ToLower(c.Name)] = true
+	}
+	n := 0
+	for _, c := range base.Columns {
+		if names[strings.ToLower(c.Name)] {
+			n++
+		}
+	}
+	return 2*n >= len(base.Columns)
 }
 
 // maxPostings is how many documents of a word's posting list a search
@@ -358,6 +415,11 @@ func normalise(docs []searchDoc, last int) {
 		}
 	}
 }
+
+// fullName is a lower-cased identifier as whole names are compared:
+// without its underscores, so a question's has_iep names the column
+// hasiep, and its hasiep the column has_iep.
+func fullName(s string) string { return strings.ReplaceAll(s, "_", "") }
 
 func isIdentifier(s string) bool {
 	for _, r := range s {
@@ -551,6 +613,12 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			}
 			if ps := ix.tabPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nTabs, ix.tabDF[wm.word], wm.quality)
+				if isDigits(wm.word) {
+					// A number in a table's name marks a copy or a
+					// period (orders_2023, stats_v2); in a question it
+					// is a value: a year, an amount.
+					w[fName] = 0
+				}
 				if entities[q] {
 					for f := range w {
 						w[f] *= entityBoost
@@ -579,11 +647,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// that name: "status" names many.
 	named := map[int32]float64{}
 	for _, tok := range identifierTokens(lq) {
-		n := len(ix.fullNames[tok])
+		n := len(ix.fullNames[fullName(tok)])
 		if n > maxPostings {
 			continue // it would weigh nothing
 		}
-		for _, d := range ix.fullNames[tok] {
+		for _, d := range ix.fullNames[fullName(tok)] {
 			named[d] = idf(nCols, n) / float64(n)
 		}
 	}
@@ -592,7 +660,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// hold the value: they share the name's weight among themselves.
 	for _, m := range comparison.FindAllStringSubmatch(lq, -1) {
 		var holding []int32
-		for _, d := range ix.fullNames[m[1]] {
+		for _, d := range ix.fullNames[fullName(m[1])] {
 			if ix.values.holds(ix.cols[d].col, m[2]) {
 				holding = append(holding, d)
 			}
@@ -687,6 +755,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			r.inherited, r.share = ts, share
 		}
 		out = append(out, r)
+	}
+	for i := range out {
+		if ix.isView[out[i].table] {
+			out[i].score *= viewShare
+		}
 	}
 	out = prune(out, max(maxCandidates, 10*limit))
 	out = ix.addJoins(out, limit, nq)
@@ -1041,6 +1114,18 @@ func distance(a, b string) int {
 // and its answer needs a column for each, not ten for the commonest.
 const coverDecay = 0.5
 
+// viewShare is how much a view's match counts against a table's: a view
+// is derived from base tables and repeats their columns, and of a view
+// and its base matching alike the base comes first, as queries are most
+// often written against it; a view whose own words match better still
+// leads.
+const viewShare = 0.7
+
+// copyShare is how much a column of a copy of a table (copyFamilies)
+// adds to the list once the list holds the same column of another table
+// of its family: the copy is named in the first's place, not in its own.
+const copyShare = 0.3
+
 // coverPool is how many of the best candidates, at least, the covering
 // order is chosen from.
 const coverPool = 100
@@ -1083,6 +1168,21 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 	for q := range decay {
 		decay[q] = 1
 	}
+	// A column of a copy of a table (stg_orders.total beside
+	// orders.total) adds little once the list holds the same column of
+	// its family.
+	type copyKey struct {
+		family int32
+		name   string
+	}
+	keys := make([]copyKey, pool)
+	for i := range pool {
+		keys[i].family = ix.family[out[i].table]
+		if out[i].doc >= 0 {
+			keys[i].name = strings.ToLower(ix.cols[out[i].doc].col.Name)
+		}
+	}
+	listed := map[copyKey]bool{}
 	done := make([]bool, pool)
 	picked := make([]ranked, 0, len(out))
 	distinct := 0
@@ -1095,6 +1195,9 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 			g := cands[i].rest
 			for q, v := range cands[i].contrib {
 				g += v * decay[q]
+			}
+			if listed[keys[i]] {
+				g *= copyShare
 			}
 			if g > bestGain+1e-9 {
 				best, bestGain = i, g
@@ -1117,6 +1220,7 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 				picked = append(picked, c)
 			}
 		}
+		listed[keys[best]] = true
 		for q, v := range cands[best].contrib {
 			if v > 0 {
 				covered[q]++

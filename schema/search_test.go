@@ -1,6 +1,8 @@
 package schema_test
 
 import (
+	"database/sql"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -190,6 +192,7 @@ func TestSearchCovers(t *testing.T) {
 		{"Which students got an incomplete grade in Biology?", []string{"courses.title", "students.student_id"}, ""},
 		{"status = 'absent'", []string{"attendance.status"}, "attendance.status"},
 		{"How many attendance exceptions were there in March 2023?", []string{"attendance.attendance_date"}, ""},
+		{"gradelevel = 9", []string{"students.grade_level"}, "students.grade_level"}, // a whole name, its underscores aside
 	} {
 		matches, err := cat.Search(t.Context(), c.query, 10)
 		if err != nil {
@@ -210,5 +213,52 @@ func TestSearchCovers(t *testing.T) {
 		if c.first != "" && (len(got) == 0 || got[0] != c.first) {
 			t.Errorf("%q: first is not %s: %v", c.query, c.first, got)
 		}
+	}
+}
+
+// TestSearchBaseFirst: of a table, its copies (orders_2023, stg_orders)
+// and a view over it, which all hold the column a question asks for, the
+// base table's comes first, and a year in the question does not draw the
+// copy named after it.
+func TestSearchBaseFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "copies.sqlite")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		"CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer TEXT, order_total REAL, placed_on TEXT)",
+		"CREATE TABLE orders_2023 (order_id INTEGER PRIMARY KEY, customer TEXT, order_total REAL, placed_on TEXT)",
+		"CREATE TABLE stg_orders (order_id INTEGER, customer TEXT, order_total REAL, placed_on TEXT, loaded_at TEXT)",
+		"CREATE VIEW order_totals AS SELECT order_id, order_total FROM orders",
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	cat := fixtureCatalog(t, path, nil)
+	matches, err := cat.Search(t.Context(), "What was the order total of orders placed in 2023?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for i, m := range matches {
+		key := m.Table + "." + m.Column
+		if _, ok := at[key]; !ok {
+			at[key] = i
+		}
+	}
+	base, ok := at["orders.order_total"]
+	if !ok {
+		t.Fatalf("orders.order_total is not among %+v", matches)
+	}
+	for _, other := range []string{"orders_2023.order_total", "stg_orders.order_total", "order_totals.order_total"} {
+		if i, ok := at[other]; ok && i < base {
+			t.Errorf("%s at %d comes before orders.order_total at %d", other, i, base)
+		}
+	}
+	if len(matches) > 0 && matches[0].Table == "orders_2023" {
+		t.Errorf("the first match is orders_2023's: %+v", matches[0])
 	}
 }
