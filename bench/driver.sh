@@ -1,6 +1,7 @@
 # Sourced by perf.sh and soak.sh: builds sqlmcp (unless SQLMCP_BIN names one) and the Go driver
 # ./bench/$1, runs it with the rest of the arguments plus --sqlmcp and --dir, and stops whatever it
-# left behind if it died before it could (a throwaway PostgreSQL cluster under the work folder).
+# left behind if it died before it could (a throwaway PostgreSQL cluster or MariaDB server under the
+# work folder).
 #   run_driver NAME ARGS...      exits with the driver's status
 # The driver's pid and the work folder are globals: the EXIT trap reads them after run_driver returned.
 _driver= _work=
@@ -8,7 +9,7 @@ run_driver() {
   local name=$1 repo pgbin status=0
   shift
   repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  _work=$(mktemp -d "/tmp/sqlmcp-$name-work-XXXXXX")  # the cluster's folder goes in here
+  _work=$(mktemp -d "/tmp/sqlmcp-$name-work-XXXXXX")  # the servers' folders go in here
   chmod 755 "$_work"                                   # the server's user must reach it
   pgbin=${SQLMCP_PG_BIN:-/usr/lib/postgresql/15/bin}
   # shellcheck disable=SC2317  # run by the traps
@@ -19,6 +20,13 @@ run_driver() {
       [ -f "$pid" ] || continue
       if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$pgbin/pg_ctl" -D "$(dirname "$pid")" -m immediate stop >/dev/null 2>&1 || true
       else "$pgbin/pg_ctl" -D "$(dirname "$pid")" -m immediate stop >/dev/null 2>&1 || true; fi
+    done
+    for pid in "$_work"/sqlmcp-bench-mariadb-*/mariadbd.pid; do
+      [ -f "$pid" ] || continue
+      pid=$(cat "$pid")
+      kill -TERM "$pid" 2>/dev/null || continue
+      for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+      kill -KILL "$pid" 2>/dev/null || true
     done
     rm -rf "$_work"
   }

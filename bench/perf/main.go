@@ -1,6 +1,7 @@
 // Command perf measures sqlmcp beside the peer MCP database servers (DBHub
 // and the reference PostgreSQL server, from the npm registry) and beside
-// the bare Go drivers running the same SQL, in interleaved rounds whose
+// the bare Go drivers running the same SQL, on SQLite files, a throwaway
+// PostgreSQL cluster and a throwaway MariaDB server, in interleaved rounds whose
 // server order rotates, and prints the medians and ranges of the
 // per-round ratios as a Markdown table. bench/perf.sh builds and runs it;
 // see bench/README.md.
@@ -51,7 +52,7 @@ func main() {
 	flag.IntVar(&c.schemaCalls, "schema-calls", 10, "calls per schema-tool block")
 	flag.IntVar(&c.customers, "customers", 100000, "rows of the customers table the point lookup reads")
 	flag.StringVar(&scales, "scales", "10,200,2000", "table counts of the schema-tool databases")
-	flag.StringVar(&engines, "engines", "sqlite,pg", "engines: sqlite, pg")
+	flag.StringVar(&engines, "engines", "sqlite,pg", "engines: sqlite, pg, mysql (a throwaway MariaDB server)")
 	flag.StringVar(&sections, "sections", "stdio,http,schema", "sections: stdio, http, schema")
 	flag.Parse()
 	if c.sqlmcp == "" {
@@ -97,7 +98,8 @@ type bench struct {
 	started   time.Time
 	loadStart string
 	cluster   *mcpbench.Cluster
-	pgDBs     map[string]bool
+	maria     *mcpbench.MariaDB
+	made      map[string]bool // the databases made in the servers, by engine/name
 	raw       *os.File
 	res       results
 	genCPU    []float64 // the load generator's CPU, ms per 1,000 HTTP calls, per block
@@ -105,7 +107,7 @@ type bench struct {
 }
 
 func newBench(c config) (*bench, error) {
-	b := &bench{config: c, started: time.Now(), loadStart: loadavg(), pgDBs: map[string]bool{}, res: results{}}
+	b := &bench{config: c, started: time.Now(), loadStart: loadavg(), made: map[string]bool{}, res: results{}}
 	if b.out == "" {
 		d, err := os.MkdirTemp("", "sqlmcp-perf-")
 		if err != nil {
@@ -133,6 +135,9 @@ func (b *bench) close() {
 	if b.cluster != nil {
 		b.cluster.Remove()
 	}
+	if b.maria != nil {
+		b.maria.Remove()
+	}
 	b.raw.Close()
 }
 
@@ -143,8 +148,8 @@ func logf(format string, a ...any) {
 func (b *bench) run(ctx context.Context) error {
 	logf("output in %s", b.out)
 	for _, e := range b.engines {
-		if e != "sqlite" && e != "pg" {
-			return fmt.Errorf("unknown engine %q: sqlite or pg", e)
+		if e != "sqlite" && e != "pg" && e != "mysql" {
+			return fmt.Errorf("unknown engine %q: sqlite, pg or mysql", e)
 		}
 	}
 	if b.has("pg") {
@@ -156,6 +161,18 @@ func (b *bench) run(ctx context.Context) error {
 		// sqlmcp connects as a role that can only read, as in production;
 		// the peers as the owner, as their documentation shows.
 		if err := mcpbench.Exec(ctx, "pg", b.cluster.DSN, "CREATE ROLE bench_ro LOGIN; GRANT pg_read_all_data TO bench_ro"); err != nil {
+			return err
+		}
+	}
+	if b.has("mysql") {
+		logf("starting a throwaway MariaDB server")
+		var err error
+		if b.maria, err = mcpbench.NewMariaDB(b.dir, "--max-connections=100"); err != nil {
+			return err
+		}
+		// As on PostgreSQL: sqlmcp as an account that can only read (granted
+		// SELECT on each database as it is made), the peers as root.
+		if err := mcpbench.Exec(ctx, "mysql", b.maria.URL("root", ""), "CREATE USER "+mysqlRO); err != nil {
 			return err
 		}
 	}
@@ -199,8 +216,12 @@ func (b *bench) has(engine string) bool {
 	return false
 }
 
+// mysqlRO is sqlmcp's account on the MariaDB server.
+const mysqlRO = "'bench_ro'@'127.0.0.1'"
+
 // database makes (once) and returns the database of a dataset: "shop" or
-// "scale_N", a SQLite file or a database in the cluster.
+// "scale_N", a SQLite file or a database in the cluster or the MariaDB
+// server.
 func (b *bench) database(ctx context.Context, engine, name string) (string, error) {
 	text := func() string {
 		if name == "shop" {
@@ -221,16 +242,28 @@ func (b *bench) database(ctx context.Context, engine, name string) (string, erro
 		}
 		return path, nil
 	}
-	if !b.pgDBs[name] {
-		logf("building PostgreSQL database %s", name)
-		if err := mcpbench.Exec(ctx, engine, b.cluster.DSN, "CREATE DATABASE "+name); err != nil {
+	if b.made[engine+"/"+name] {
+		return name, nil
+	}
+	if engine == "mysql" {
+		logf("building MariaDB database %s", name)
+		if err := mcpbench.Exec(ctx, engine, b.maria.URL("root", ""), "CREATE DATABASE "+name+"; GRANT SELECT, SHOW VIEW ON "+name+".* TO "+mysqlRO); err != nil {
 			return "", err
 		}
-		if err := mcpbench.Exec(ctx, engine, b.cluster.DSNFor("postgres", name), text()); err != nil {
+		if err := mcpbench.Exec(ctx, engine, b.maria.URL("root", name), text()); err != nil {
 			return "", fmt.Errorf("%s: %w", name, err)
 		}
-		b.pgDBs[name] = true
+		b.made[engine+"/"+name] = true
+		return name, nil
 	}
+	logf("building PostgreSQL database %s", name)
+	if err := mcpbench.Exec(ctx, engine, b.cluster.DSN, "CREATE DATABASE "+name); err != nil {
+		return "", err
+	}
+	if err := mcpbench.Exec(ctx, engine, b.cluster.DSNFor("postgres", name), text()); err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	b.made[engine+"/"+name] = true
 	return name, nil
 }
 
@@ -246,8 +279,11 @@ func (b *bench) argv(name, engine, db string, port int) []string {
 	switch name {
 	case sqlmcp:
 		dsn := db
-		if engine == "pg" {
+		switch engine {
+		case "pg":
 			dsn = b.cluster.DSNFor("bench_ro", db)
+		case "mysql":
+			dsn = b.maria.URL("bench_ro", db)
 		}
 		a := []string{b.sqlmcp, "serve", "--db", dsn}
 		if port > 0 {
@@ -256,8 +292,11 @@ func (b *bench) argv(name, engine, db string, port int) []string {
 		return a
 	case dbhub:
 		dsn := "sqlite://" + db
-		if engine == "pg" {
+		switch engine {
+		case "pg":
 			dsn = b.cluster.DSNFor("postgres", db)
+		case "mysql":
+			dsn = b.maria.URL("root", db) // DBHub's MySQL connector (mysql2)
 		}
 		if port > 0 {
 			return []string{b.node, b.peerScript(dbhub), "--transport", "http", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--dsn", dsn}

@@ -108,7 +108,7 @@ func ratioCell(xs []float64) string {
 	return fmt.Sprintf("%s× (%s–%s)", num(m), num(lo), num(hi))
 }
 
-var engineName = map[string]string{"sqlite": "SQLite", "pg": "PostgreSQL"}
+var engineName = map[string]string{"sqlite": "SQLite", "pg": "PostgreSQL", "mysql": "MariaDB"}
 
 func (b *bench) rows() []row {
 	var rows []row
@@ -198,6 +198,14 @@ func (b *bench) report() string {
 	p("- command: `%s`\n", command())
 	p("- %s; %s; Node %s; %d rounds, server order rotated each round; load average at start %s, at the end %s; %s\n",
 		firstLine(b.sqlmcp, "version"), peerVersions(b.nodeModules), firstLine(b.node, "--version"), b.rounds, b.loadStart, loadavg(), time.Since(b.started).Round(time.Second))
+	if b.maria != nil {
+		// "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu ..."
+		v := "?"
+		if _, after, ok := strings.Cut(firstLine(b.maria.Bin, "--version"), " Ver "); ok {
+			v, _, _ = strings.Cut(after, " ")
+		}
+		p("- MySQL profile: MariaDB %s, a throwaway server (32 MiB buffer pool); sqlmcp as an account granted SELECT and SHOW VIEW on the database, DBHub (its MySQL connector, mysql2) as root\n", v)
+	}
 	if len(b.genCPU) > 0 {
 		lo, hi := mcpbench.Range(b.genCPU)
 		p("- the Go load generator used %.0f ms of CPU per 1,000 HTTP calls (median of the blocks; %.0f–%.0f)\n", mcpbench.Median(b.genCPU), lo, hi)

@@ -49,4 +49,11 @@ func TestReport(t *testing.T) {
 	if strings.Contains(md, "point lookup, p50") {
 		t.Errorf("a row without figures is printed:\n%s", md)
 	}
+	// The MySQL profile's rows are named for the server it measures.
+	b = &bench{config: config{rounds: 1, engines: []string{"mysql"}, sections: map[string]bool{"http": true}}, res: results{}}
+	b.res.add(key{"http-mysql", "c8", "calls_per_s"}, sqlmcp, 1, 1, 300)
+	b.res.add(key{"http-mysql", "c8", "calls_per_s"}, dbhub, 1, 1, 100)
+	if md := b.report(); !strings.Contains(md, "| HTTP MariaDB c8: calls/s | 300 | 100 | – | – | 3.00× (3.00–3.00) | >= 3.00 | yes |") {
+		t.Errorf("no MariaDB row in:\n%s", md)
+	}
 }

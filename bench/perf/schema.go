@@ -29,7 +29,7 @@ func (b *bench) schema(ctx context.Context, engine string, n int) error {
 		defer stop()
 		ops[name] = map[string]op{}
 		for _, w := range schemaWorkloads {
-			if ops[name][w], err = schemaOp(ctx, s, name, engine, w, "t0001"); err != nil {
+			if ops[name][w], err = schemaOp(ctx, s, name, engine, db, w, "t0001"); err != nil {
 				return err
 			}
 		}

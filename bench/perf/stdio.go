@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	_ "github.com/mattn/go-sqlite3" // the driver sqlmcp uses: the SQLite floor
 	"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench"
@@ -58,7 +59,7 @@ func (b *bench) stdio(ctx context.Context, engine string) error {
 	defer fl.close()
 	describe := map[string]op{}
 	for _, n := range names {
-		if describe[n], err = schemaOp(ctx, clients[n], n, engine, "describe_table", "customers"); err != nil {
+		if describe[n], err = schemaOp(ctx, clients[n], n, engine, db, "describe_table", "customers"); err != nil {
 			return err
 		}
 	}
@@ -165,16 +166,13 @@ func inFlight(ctx context.Context, call op, pid, k, n int) (cps, cpu float64, er
 }
 
 // schemaOp is workload (describe_table, list_tables, search_schema) on
-// server name in its own terms: DBHub's search_objects, server-postgres's
-// resources (it has no search: nil).
-func schemaOp(ctx context.Context, c mcpbench.Caller, name, engine, workload, table string) (op, error) {
+// server name, serving database db, in its own terms: DBHub's
+// search_objects, server-postgres's resources (it has no search: nil).
+func schemaOp(ctx context.Context, c mcpbench.Caller, name, engine, db, workload, table string) (op, error) {
 	tool := func(t string, args map[string]any) op {
 		return func(ctx context.Context, _ int) (mcpbench.Reply, error) { return mcpbench.CallTool(ctx, c, t, args) }
 	}
-	schema := "main"
-	if engine == "pg" {
-		schema = "public"
-	}
+	schema := map[string]string{"sqlite": "main", "pg": "public", "mysql": db}[engine]
 	switch name {
 	case sqlmcp:
 		return map[string]op{
@@ -231,37 +229,36 @@ type floorDB struct {
 }
 
 func (b *bench) floorDSN(engine, db string) string {
-	if engine == "pg" {
+	switch engine {
+	case "pg":
 		return b.cluster.DSNFor("bench_ro", db)
+	case "mysql":
+		return b.maria.URL("bench_ro", db)
 	}
 	return "file:" + db + "?mode=ro"
 }
 
 func openFloor(ctx context.Context, engine, dsn string) (*floorDB, error) {
-	if engine == "sqlite" {
+	switch engine {
+	case "sqlite":
 		d, err := sql.Open("sqlite3", dsn)
 		if err != nil {
 			return nil, err
 		}
-		d.SetMaxOpenConns(1)
-		return &floorDB{close: func() { d.Close() }, query: func(ctx context.Context, q string) error {
-			rows, err := d.QueryContext(ctx, q)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			cols, _ := rows.Columns()
-			vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
-			for k := range vals {
-				ptrs[k] = &vals[k]
-			}
-			for rows.Next() {
-				if err := rows.Scan(ptrs...); err != nil {
-					return err
-				}
-			}
-			return rows.Err()
-		}}, nil
+		return sqlFloor(d), nil
+	case "mysql":
+		// The driver's defaults: no client-side interpolation, so a
+		// statement without parameters is one COM_QUERY, one round trip,
+		// as the Node driver DBHub uses sends it; the same account as sqlmcp.
+		c, err := mcpbench.MySQLConfig(dsn)
+		if err != nil {
+			return nil, err
+		}
+		conn, err := mysql.NewConnector(c)
+		if err != nil {
+			return nil, err
+		}
+		return sqlFloor(sql.OpenDB(conn)), nil
 	}
 	// The simple protocol: one round trip per statement, as the Node
 	// driver the peers use sends a statement without parameters.
@@ -288,6 +285,29 @@ func openFloor(ctx context.Context, engine, dsn string) (*floorDB, error) {
 		rows.Close()
 		return rows.Err()
 	}}, nil
+}
+
+// sqlFloor runs the SQL on one connection of d, scanning every value.
+func sqlFloor(d *sql.DB) *floorDB {
+	d.SetMaxOpenConns(1)
+	return &floorDB{close: func() { d.Close() }, query: func(ctx context.Context, q string) error {
+		rows, err := d.QueryContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
+		for k := range vals {
+			ptrs[k] = &vals[k]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}}
 }
 
 func (f *floorDB) op(sql string) op {

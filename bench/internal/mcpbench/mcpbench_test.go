@@ -3,10 +3,15 @@ package mcpbench
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
+	"net"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
@@ -90,6 +95,102 @@ func TestDatasetsPostgres(t *testing.T) {
 	check("SELECT count(*) FROM benchdata.orders", 2000)
 	check("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'benchdata' AND table_name LIKE 't%'", 250)
 	check("SELECT count(*) FROM information_schema.columns WHERE table_schema = 'benchdata' AND column_name = 'zebra_code'", 1)
+}
+
+// The datasets load in MySQL's dialect too, on the server the MySQL tests
+// use, in a database of their own.
+func TestDatasetsMySQL(t *testing.T) {
+	dsn := dbtest.MySQLDSN(t)
+	ctx := context.Background()
+	if err := Exec(ctx, "mysql", dsn, ShopSQL("mysql", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Exec(ctx, "mysql", dsn, ScaleSQL("mysql", 120)); err != nil {
+		t.Fatal(err)
+	}
+	d := openMySQL(t, dsn)
+	check := func(q string, want int) {
+		t.Helper()
+		var n int
+		if err := d.QueryRow(q).Scan(&n); err != nil || n != want {
+			t.Errorf("%s = %d (%v), want %d", q, n, err, want)
+		}
+	}
+	check("SELECT count(*) FROM customers", 1000)
+	check("SELECT count(DISTINCT id) FROM customers WHERE id BETWEEN 1 AND 1000", 1000)
+	check("SELECT count(*) FROM orders", 2000)
+	check("SELECT count(DISTINCT status) FROM orders", 5)
+	check("SELECT count(*) FROM customers WHERE name = 'customer 7' AND email = 'c7@example.com' AND city = 'Lyon'", 1)
+	check("SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 't%'", 120)
+	check("SELECT count(*) FROM t0120", 3)
+	check("SELECT count(*) FROM information_schema.columns WHERE table_schema = DATABASE() AND column_name = 'zebra_code'", 1)
+	// The foreign keys are real ones, with the index the script names.
+	check("SELECT count(*) FROM information_schema.referential_constraints WHERE constraint_schema = DATABASE()", 1+119)
+	check("SELECT count(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = 't0050_ref'", 1)
+	check("SELECT count(*) FROM information_schema.columns WHERE table_schema = DATABASE() AND data_type IN ('text', 'timestamp')", 0)
+}
+
+// A throwaway MariaDB server: its own port and socket, root may create a
+// read-only account, and Remove stops it and deletes its folder. It runs
+// where the MySQL tests run (SQLMCP_TEST_MYSQL set), and fails when the
+// server's binaries are missing there.
+func TestMariaDB(t *testing.T) {
+	if os.Getenv(dbtest.MySQLEnv) == "" {
+		t.Skip(dbtest.MySQLEnv + " is not set: skipping the MySQL test")
+	}
+	m, err := NewMariaDB("") // the system's: the server's user must reach it
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := false
+	defer func() {
+		if !removed {
+			m.Remove()
+		}
+	}()
+	if m.Port == 3306 {
+		t.Fatal("the throwaway server took the shared port 3306")
+	}
+	ctx := context.Background()
+	if err := Exec(ctx, "mysql", m.URL("root", ""), "CREATE DATABASE shop; CREATE USER 'ro'@'127.0.0.1'; "+
+		"GRANT SELECT ON shop.* TO 'ro'@'127.0.0.1'; CREATE TABLE shop.t (id integer PRIMARY KEY); INSERT INTO shop.t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	ro := openMySQL(t, m.URL("ro", "shop"))
+	var n int
+	if err := ro.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the read-only account reads %d rows (%v), want 1", n, err)
+	}
+	if _, err := ro.Exec("INSERT INTO t VALUES (2)"); err == nil || !strings.Contains(err.Error(), "denied") {
+		t.Errorf("the read-only account wrote: %v", err)
+	}
+	if _, err := os.Stat(m.Socket); err != nil {
+		t.Errorf("no socket of its own: %v", err)
+	}
+	m.Remove()
+	removed = true
+	if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", m.Port)); err == nil {
+		c.Close()
+		t.Error("the server still listens after Remove")
+	}
+	if _, err := os.Stat(m.Base); !os.IsNotExist(err) {
+		t.Errorf("%s is still there: %v", m.Base, err)
+	}
+}
+
+func openMySQL(t *testing.T, url string) *sql.DB {
+	t.Helper()
+	c, err := MySQLConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := mysql.NewConnector(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sql.OpenDB(conn)
+	t.Cleanup(func() { d.Close() })
+	return d
 }
 
 func TestToolError(t *testing.T) {

@@ -1,7 +1,7 @@
 // Package mcpbench holds what bench/perf and bench/soak share: MCP clients
 // over stdio and streamable HTTP that stay out of the way of the server
 // they measure, readings of a process from /proc, quantiles, throwaway
-// PostgreSQL clusters and the generated datasets.
+// PostgreSQL clusters and MariaDB servers, and the generated datasets.
 package mcpbench
 
 import (
