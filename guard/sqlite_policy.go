@@ -103,6 +103,11 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 		return ds, nil, err
 	}
 	masked, err := g.judgeReads(sql, p)
+	if err == nil {
+		if e := g.indexOrder(sql, p); e != nil {
+			err = e
+		}
+	}
 	if err != nil {
 		ds.Close()
 		return nil, nil, err
@@ -859,4 +864,134 @@ var sqliteSchemaNames = map[string]string{
 // byte of a multi-byte UTF-8 character as one.
 func wordByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// indexOrder refuses sql when SQLite's plan for it reads an index whose
+// key holds a column p does not allow (or an expression, or that is
+// partial, on a table with one): the rows would come in that column's
+// order, and a LIMIT, a scalar subquery, group_concat or the order of the
+// result would show it (SELECT id FROM t INDEXED BY t_salary LIMIT 1 is
+// the lowest salary's id). An index opened only to count its entries,
+// as count(*) does, shows nothing of its order. The engine turns full
+// scans of covering indexes off under a policy, so only a plan that needs
+// the index (INDEXED BY, a constraint on its first columns) comes here.
+func (g *SQLite) indexOrder(sql string, p PolicyCatalog) *Error {
+	rows, err := g.conn.Query("EXPLAIN "+sql, nil)
+	if err != nil {
+		return sqliteIndexRefusal()
+	}
+	type op struct {
+		code       string
+		p1, p2, p3 int64
+		p4         string
+	}
+	var ops []op
+	dest := make([]driver.Value, 8)
+	for rows.Next(dest) == nil {
+		code, _ := dest[1].(string)
+		p1, _ := dest[2].(int64)
+		p2, _ := dest[3].(int64)
+		p3, _ := dest[4].(int64)
+		p4, _ := dest[5].(string)
+		ops = append(ops, op{code, p1, p2, p3, p4})
+	}
+	rows.Close()
+	opened := map[int64]int64{} // index cursor: root page
+	for _, o := range ops {
+		if (o.code == "OpenRead" || o.code == "ReopenIdx") && o.p3 == 0 && strings.HasPrefix(o.p4, "k(") {
+			opened[o.p1] = o.p2
+		}
+	}
+	for cursor, root := range opened {
+		counted := true
+		for _, o := range ops {
+			if o.p1 == cursor && sqliteCursorReads(o.code) {
+				counted = false
+				break
+			}
+		}
+		if !counted && g.restrictedIndex(root, p) {
+			return sqliteIndexRefusal()
+		}
+	}
+	return nil
+}
+
+// sqliteCursorReads reports whether the opcode code positions or reads the
+// cursor in its first operand: what reading an index's rows in order takes.
+// Count, OpenRead and Close do not; neither do the opcodes whose first
+// operand is a register or a constant (Copy, Integer).
+func sqliteCursorReads(code string) bool {
+	if strings.HasPrefix(code, "Seek") || strings.HasPrefix(code, "Idx") {
+		return true
+	}
+	switch code {
+	case "Rewind", "Last", "Next", "Prev", "Column", "Rowid", "Found", "NotFound", "NotExists",
+		"NoConflict", "IfNoHope", "DeferredSeek", "IfEmpty", "IfNotOpen", "RowData", "IfSizeBetween",
+		"NullRow", "Sort", "SorterSort":
+		return true
+	}
+	return false
+}
+
+// restrictedIndex reports whether the index of the main database at root
+// page root orders rows by anything p does not allow: a key column that
+// is not Allowed, an expression, or a WHERE clause, on a table p returns
+// with a column that is not Allowed. It reports true when that cannot be
+// told.
+func (g *SQLite) restrictedIndex(root int64, p PolicyCatalog) bool {
+	rows, err := g.conn.Query("SELECT name, tbl_name, coalesce(sql, '') FROM main.sqlite_schema WHERE type = 'index' AND rootpage = ?1", []driver.Value{root})
+	if err != nil {
+		return true
+	}
+	dest := make([]driver.Value, 3)
+	if rows.Next(dest) != nil {
+		rows.Close()
+		return false // a table's own b-tree, as a WITHOUT ROWID table has
+	}
+	rows.Close()
+	name, _ := dest[0].(string)
+	table, _ := dest[1].(string)
+	def, _ := dest[2].(string)
+	rel, ok := p.Relation("", table)
+	if !ok {
+		// Read through a view the policy vouches for, which may read
+		// all of it.
+		return false
+	}
+	if allAllowed(rel) {
+		return false
+	}
+	if strings.Contains(strings.ToUpper(def), "WHERE") {
+		return true
+	}
+	// The pragma runs as sqlmcp's own statement, not the model's.
+	saved := g.policy
+	g.policy = nil
+	defer func() { g.policy = saved }()
+	rows, err = g.conn.Query("SELECT cid, coalesce(name, '') FROM pragma_index_xinfo(?1)", []driver.Value{name})
+	if err != nil {
+		return true
+	}
+	defer rows.Close()
+	for rows.Next(dest[:2]) == nil {
+		cid, _ := dest[0].(int64)
+		col, _ := dest[1].(string)
+		if cid == -1 {
+			continue // the rowid
+		}
+		if access, found := columnAccess(rel, col); cid == -2 || !found || access != Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// sqliteIndexRefusal refuses a plan that reads rows in the order of an
+// index on a column that may not be read.
+func sqliteIndexRefusal() *Error {
+	return &Error{
+		Reason: "SQLite would answer this query through an index on columns you may not read, and the order of its rows would show their values",
+		Hint:   "Write NOT INDEXED after the table's name (FROM t NOT INDEXED) and leave INDEXED BY out",
+	}
 }

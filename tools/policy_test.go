@@ -216,6 +216,34 @@ func checkMasked(t *testing.T, c policyCase, res *mcp.CallToolResult) {
 	}
 }
 
+// TestPolicyIndexOrder: rows read for allowed columns never come in the
+// order of an index on a denied column (employees_salary lists the ids in
+// salary order: 4, 3, 2, 1), through run_query or sample_values.
+func TestPolicyIndexOrder(t *testing.T) {
+	for engine, dsn := range policyEngines(t) {
+		t.Run(engine, func(t *testing.T) {
+			cs := servePolicy(t, dsn, &mcptest.Log{})
+			for _, q := range []string{
+				"SELECT group_concat(id) AS ids FROM employees",
+				"SELECT group_concat(x.id) AS ids FROM (SELECT id FROM employees) x",
+				"SELECT group_concat(id) AS ids FROM (SELECT id FROM employees WHERE id > 0) y",
+			} {
+				if engine == "postgres" {
+					q = strings.ReplaceAll(strings.ReplaceAll(q, "group_concat(", "string_agg("), "id) AS", "id::text, ',') AS")
+				}
+				got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": q})
+				if isErr || !strings.Contains(got, "1,2,3,4") {
+					t.Errorf("%s:\n%s", q, got)
+				}
+			}
+			got, _ := callDB(t, cs, "sample_values", map[string]any{"table": "employees", "column": "id"})
+			if strings.Contains(got, "4, 3, 2, 1") || strings.Contains(got, "[4,3,2,1]") {
+				t.Errorf("sample_values id comes in salary order:\n%s", got)
+			}
+		})
+	}
+}
+
 // TestPolicyWording: a refusal never tells a denied table or column from
 // one that does not exist.
 func TestPolicyWording(t *testing.T) {
