@@ -161,11 +161,38 @@ func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, e
 // existence oracles (PostgresFunction.Lookup). It returns the result
 // columns that carry masked values, or the refusal.
 func CheckPostgresPolicy(sql string, cat PostgresCatalog, pol PolicyCatalog) ([]MaskedColumn, error) {
-	raw, err := checkPostgres(sql, cat)
+	raw, err := checkPostgres(sql, hideRowTypes(cat, pol))
 	if err != nil {
 		return nil, err
 	}
 	return postgresPolicy(raw, cat, pol)
+}
+
+// hideRowTypes is cat as a statement under pol sees it: the row type of a
+// relation pol does not return (and an array of it) is no type at all, so
+// that the guard refuses a cast to it where and as it refuses one to a
+// type that does not exist, before any other refusal could come first.
+func hideRowTypes(cat PostgresCatalog, pol PolicyCatalog) PostgresCatalog {
+	if cat == nil || pol == nil {
+		return cat
+	}
+	return policyTypes{cat, pol}
+}
+
+// policyTypes is a PostgresCatalog whose types are filtered by a policy.
+type policyTypes struct {
+	PostgresCatalog
+	pol PolicyCatalog
+}
+
+func (c policyTypes) Type(schema, name string) (PostgresType, bool) {
+	t, ok := c.PostgresCatalog.Type(schema, name)
+	if ok && t.Relation[1] != "" {
+		if _, ok := c.pol.Relation(t.Relation[0], t.Relation[1]); !ok {
+			return PostgresType{}, false
+		}
+	}
+	return t, ok
 }
 
 // postgresPolicy judges an accepted statement under pol, when there is one.
@@ -187,7 +214,7 @@ func postgresPolicy(raw *pg.RawStmt, cat PostgresCatalog, pol PolicyCatalog) ([]
 // carry masked values (the wrapper keeps their positions). A limit of 0
 // or less leaves the query as it stands (Text is sql).
 func PostgresPolicyLimit(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, error) {
-	raw, err := checkPostgres(sql, cat)
+	raw, err := checkPostgres(sql, hideRowTypes(cat, pol))
 	if err != nil {
 		return PostgresQuery{}, err
 	}

@@ -95,6 +95,11 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 	}
 	g.policy, g.record, g.judged = p, p != nil, nil
 	g.reads = g.reads[:0]
+	if p != nil {
+		if e := sqliteWrite(sql); e != nil {
+			return nil, nil, e
+		}
+	}
 	ds, err := g.prepare(sql)
 	if err != nil && p != nil {
 		return nil, nil, g.reword(err, sql, p)
@@ -175,7 +180,11 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		return err
 	}
 	lx := lexSQLite(sql)
-	if _, jerr := g.judgeReads(sql, p); jerr != nil {
+	// Only what SQLite read before it failed is judged, read by read: the
+	// resolver's judgment of the whole statement (a masked column used,
+	// in its own words) would come first for a missing column and never
+	// for a denied one, which SQLite resolves and the reads refuse.
+	if _, jerr := g.judgeEach(sql, p, false); jerr != nil {
 		return jerr
 	}
 	missing := ""
@@ -186,12 +195,21 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		}
 	}
 	for _, t := range lx.tables {
-		if fold(t.name) == fold(missing) || lx.cte(t) {
+		if fold(t.name) == fold(missing) || lx.cte(t) || t.other() {
 			continue
 		}
 		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
 			return noTable(t.name)
 		}
+	}
+	if name, ok := strings.CutPrefix(msg, "ambiguous column name: "); ok && !visibleTwice(lx, p, name) {
+		// SQLite found the column in two of the statement's tables, one
+		// of which hides it: without it, the name would not be ambiguous.
+		qualifier, column := "", name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			qualifier, column = name[:i], name[i+1:]
+		}
+		return sqliteNoColumn(lx, p, qualifier, lx.written(column))
 	}
 	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
 		name = strings.TrimPrefix(name, "main.")
@@ -216,9 +234,71 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	return err
 }
 
+// visibleTwice reports whether two of the relations the statement names
+// in FROM show a column named column (maybe qualified) that may be read:
+// SQLite's "ambiguous column name" then tells nothing the policy hides.
+// A name in FROM that is no relation p returns (a CTE, a subquery's
+// alias) counts, since its columns may be anything.
+func visibleTwice(lx sqliteLex, p PolicyCatalog, column string) bool {
+	if i := strings.LastIndexByte(column, '.'); i >= 0 {
+		column = column[i+1:]
+	}
+	n := 0
+	for _, t := range lx.tables {
+		rel, ok := p.Relation("", t.name)
+		if lx.cte(t) || !ok {
+			n++
+			continue
+		}
+		if access, found := columnAccess(rel, column); found && access != Denied {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// sqliteWrite refuses, before SQLite looks any name up, a statement that
+// would write or change the schema: compiled, a missing column would be
+// reported as missing, and a denied one, which SQLite finds, as a write
+// that is not allowed. A WITH clause may lead INSERT, UPDATE, DELETE and
+// REPLACE; the first of those or SELECT or VALUES outside parentheses is
+// the statement's own.
+func sqliteWrite(sql string) *Error {
+	lx := lexSQLite(sql)
+	writes := map[string]bool{"insert": true, "update": true, "delete": true, "replace": true,
+		"create": true, "drop": true, "alter": true, "reindex": true, "analyze": true, "vacuum": true}
+	depth := 0
+	for i, t := range lx.toks {
+		switch {
+		case t.kind == 'p' && t.text == "(":
+			depth++
+		case t.kind == 'p' && t.text == ")":
+			depth--
+		case t.kind != 'w' || depth != 0:
+		case i == 0 && !strings.EqualFold(t.text, "with"):
+			if !writes[strings.ToLower(t.text)] {
+				return nil
+			}
+			return &Error{Reason: strings.ToUpper(t.text) + " would change the database and is not allowed", Hint: readOnlyHint}
+		case i > 0 && (strings.EqualFold(t.text, "select") || strings.EqualFold(t.text, "values")):
+			return nil
+		case i > 0 && writes[strings.ToLower(t.text)]:
+			return &Error{Reason: strings.ToUpper(t.text) + " would change the database and is not allowed", Hint: readOnlyHint}
+		}
+	}
+	return nil
+}
+
 // judgeReads judges the reads the authorizer recorded for sql under p, and
 // returns the masked result columns.
 func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error) {
+	return g.judgeEach(sql, p, true)
+}
+
+// judgeEach judges each read the authorizer recorded for sql under p and,
+// when resolve is set, has the parse-tree resolver judge the masked
+// columns and the joins SQLite does not report.
+func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedColumn, error) {
 	lx := lexSQLite(sql)
 	if len(lx.toks) > 0 && lx.toks[0].kind == 'w' && strings.EqualFold(lx.toks[0].text, "explain") {
 		// The plan names the tables a view reads.
@@ -242,7 +322,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 	// refused, even when SQLite reports no read of it: a flattened view
 	// read for its rows only, the right side of USING.
 	for _, t := range lx.tables {
-		if lx.cte(t) {
+		if lx.cte(t) || t.other() {
 			continue
 		}
 		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
@@ -364,7 +444,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 			maskedName[key] = [2]string{rel.Name, r.column}
 		}
 	}
-	if len(maskedReads) == 0 && !lx.joinUsing {
+	if !resolve || len(maskedReads) == 0 && !lx.joinUsing {
 		return nil, nil
 	}
 	cols, err := CheckPolicySQL(sql, p, sqlmcp.SQLite)
@@ -679,7 +759,12 @@ type sqliteToken struct {
 type sqliteTable struct {
 	name      string
 	qualified bool
+	schema    string // the schema it is qualified with, as written
 }
+
+// other reports whether t is qualified with a schema other than main, and
+// so names no relation of the main database.
+func (t sqliteTable) other() bool { return t.qualified && !strings.EqualFold(t.schema, "main") }
 
 // cte reports whether t may name one of the statement's CTEs.
 func (lx sqliteLex) cte(t sqliteTable) bool { return !t.qualified && lx.ctes[fold(t.name)] }
@@ -812,11 +897,12 @@ func lexSQLite(sql string) sqliteLex {
 		if !name(k) {
 			return
 		}
-		qualified := punct(k+1, ".") && name(k+2)
+		qualified, schema := punct(k+1, ".") && name(k+2), ""
 		if qualified {
+			schema = toks[k].text
 			k += 2
 		}
-		lx.tables = append(lx.tables, sqliteTable{name: toks[k].text, qualified: qualified})
+		lx.tables = append(lx.tables, sqliteTable{name: toks[k].text, qualified: qualified, schema: schema})
 	}
 	for i := range toks {
 		if punct(i, "*") && (word(i-1, "select") || word(i-1, "distinct") || word(i-1, "all") || punct(i-1, ",") || punct(i-1, ".")) {

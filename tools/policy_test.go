@@ -255,6 +255,25 @@ func TestPolicyWording(t *testing.T) {
 				{"SELECT token FROM api_tokens", "SELECT token FROM api_tokenz"},
 				{"SELECT salary FROM employees", "SELECT salarx FROM employees"},
 				{"SELECT name FROM employees WHERE salary > 1", "SELECT name FROM employees WHERE salarx > 1"},
+				// A denied column that SQLite resolves, and a missing one it
+				// fails on, next to a masked column used.
+				{"SELECT lower(email), salary FROM employees", "SELECT lower(email), salarx FROM employees"},
+				{"SELECT name FROM employees ORDER BY email, salary", "SELECT name FROM employees ORDER BY email, salarx"},
+				{"SELECT email, salary FROM employees", "SELECT email, salarx FROM employees"},
+				{"SELECT e.salary FROM employees e JOIN departments d USING (id)", "SELECT e.salarx FROM employees e JOIN departments d USING (id)"},
+				{"SELECT salary FROM employees JOIN departments USING (id)", "SELECT salarx FROM employees JOIN departments USING (id)"},
+				// Ambiguous only when the denied column is found.
+				{"SELECT salary FROM employees e, employees f", "SELECT salarx FROM employees e, employees f"},
+				// Writes, refused before SQLite finds the column or table.
+				{"UPDATE employees SET salary = 1", "UPDATE employees SET salarx = 1"},
+				{"ALTER TABLE employees DROP COLUMN salary", "ALTER TABLE employees DROP COLUMN salarx"},
+				{"WITH x AS (SELECT 1) UPDATE employees SET salary = 1", "WITH x AS (SELECT 1) UPDATE employees SET salarx = 1"},
+				{"CREATE INDEX zz ON api_tokens(token)", "CREATE INDEX zz ON api_tokenz(token)"},
+				{"REINDEX api_tokens", "REINDEX api_tokenz"},
+				{"SELECT * FROM temp.api_tokens", "SELECT * FROM temp.api_tokenz"},
+				// A hidden table's row type is missing before anything else.
+				{"SELECT pg_typeof(1), NULL::api_tokens", "SELECT pg_typeof(1), NULL::api_tokenz"},
+				{"SELECT NULL::api_tokens, nofunc(1)", "SELECT NULL::api_tokenz, nofunc(1)"},
 			} {
 				denied, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[0]})
 				missing, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[1]})
