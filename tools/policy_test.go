@@ -344,6 +344,17 @@ func TestPolicySchemaTools(t *testing.T) {
 			if isErr || !strings.Contains(got, "masked:") {
 				t.Errorf("distinct_values email:\n%s", got)
 			}
+			// Equal counts come in the order of the redacted text, never
+			// the real values' (bob's email sorts before NULL on
+			// PostgreSQL and after it on SQLite), and a cut that splits
+			// equal counts leaves them all out.
+			if i, j := strings.Index(got, "- NULL: 1"), strings.LastIndex(got, "': 1"); i < 0 || j < i {
+				t.Errorf("distinct_values email orders equal counts by the values:\n%s", got)
+			}
+			got, _ = call("distinct_values", map[string]any{"table": "employees", "column": "email", "limit": 2})
+			if strings.Contains(got, ": 1") {
+				t.Errorf("distinct_values email, limit 2, shows which of the equal counts sort first:\n%s", got)
+			}
 			if _, isErr := call("distinct_values", map[string]any{"table": "employees", "column": "email", "filter": "ann"}); !isErr {
 				t.Error("distinct_values filtered a masked column")
 			}
