@@ -343,8 +343,12 @@ func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 		}
 		return nil
 	}
-	if name, ok := bareName(n); ok {
-		r.seen[n.GetColumnRef()] = true
+	key := n
+	if r.sqlite {
+		key = sqliteSortTerm(n)
+	}
+	if name, ok := bareName(key); ok {
+		r.seen[key.GetColumnRef()] = true
 		found := false
 		for _, c := range out {
 			if !c.unknown && r.eq(c.name, name) {
@@ -359,6 +363,28 @@ func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 		}
 	}
 	return r.expr(n, sc)
+}
+
+// sqliteSortTerm is an ORDER BY term as SQLite matches it against the
+// result's names: without COLLATE and the likely(), unlikely() and
+// likelihood() around it, so that ORDER BY x COLLATE NOCASE sorts by the
+// result column x when there is one.
+func sqliteSortTerm(n *pg.Node) *pg.Node {
+	for n != nil {
+		if c := n.GetCollateClause(); c != nil {
+			n = c.Arg
+			continue
+		}
+		if f := n.GetFuncCall(); f != nil && len(f.Args) > 0 && len(f.Funcname) == 1 {
+			switch strings.ToLower(f.Funcname[0].GetString_().GetSval()) {
+			case "likely", "unlikely", "likelihood":
+				n = f.Args[0]
+				continue
+			}
+		}
+		return n
+	}
+	return n
 }
 
 // groupItem judges a GROUP BY entry: an input column first, as PostgreSQL
