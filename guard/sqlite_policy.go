@@ -176,6 +176,15 @@ func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
 // returned as it is.
 func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	msg := err.Error()
+	// With double-quoted strings off (as the engine runs a policy's
+	// statements), SQLite words a missing column written "x" as
+	// no such column: "x" - should this be a string literal in
+	// single-quotes?
+	if rest, ok := strings.CutPrefix(msg, `no such column: "`); ok {
+		if name, ok := strings.CutSuffix(rest, `" - should this be a string literal in single-quotes?`); ok {
+			msg = "no such column: " + strings.ReplaceAll(name, `""`, `"`)
+		}
+	}
 	if strings.HasSuffix(msg, ": syntax error") || msg == "incomplete input" || strings.HasPrefix(msg, "unrecognized token: ") {
 		return err
 	}

@@ -271,6 +271,11 @@ func TestPolicyWording(t *testing.T) {
 				{"CREATE INDEX zz ON api_tokens(token)", "CREATE INDEX zz ON api_tokenz(token)"},
 				{"REINDEX api_tokens", "REINDEX api_tokenz"},
 				{"SELECT * FROM temp.api_tokens", "SELECT * FROM temp.api_tokenz"},
+				// SQLite reads "x" that names no column as a string, unless
+				// told not to.
+				{`SELECT "salary" FROM employees`, `SELECT "salarx" FROM employees`},
+				{`SELECT name FROM employees WHERE "salary" = 'x'`, `SELECT name FROM employees WHERE "salarx" = 'x'`},
+				{`SELECT "api_tokens" FROM employees`, `SELECT "api_tokenz" FROM employees`},
 				// A hidden table's row type is missing before anything else.
 				{"SELECT pg_typeof(1), NULL::api_tokens", "SELECT pg_typeof(1), NULL::api_tokenz"},
 				{"SELECT NULL::api_tokens, nofunc(1)", "SELECT NULL::api_tokenz, nofunc(1)"},

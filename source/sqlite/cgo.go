@@ -36,6 +36,7 @@ extern int sqlite3_extended_errcode(sqlite3*);
 extern long long sqlite3_hard_heap_limit64(long long);
 extern long long sqlite3_soft_heap_limit64(long long);
 extern int sqlite3_test_control(int, ...);
+extern int sqlite3_db_config(sqlite3*, int, ...);
 
 typedef struct sqlite3_context sqlite3_context;
 typedef struct sqlite3_value sqlite3_value;
@@ -64,6 +65,12 @@ static void cover_scans(sqlite3 *db, int on) {
 	sqlite3_test_control(16, db, &opt);
 	opt = on ? (opt & ~0x20) : (opt | 0x20);
 	sqlite3_test_control(15, db, (unsigned)opt);
+}
+
+// dqs_dml lets double-quoted text that names no column be a string in
+// db's statements, or not (SQLITE_DBCONFIG_DQS_DML).
+static void dqs_dml(sqlite3 *db, int on) {
+	sqlite3_db_config(db, 1013, on, (int*)0);
 }
 
 // kmp_table fills fail for needle n of m bytes (m > 0).
@@ -360,6 +367,18 @@ func coverScans(db *cHandle, on bool) {
 		v = 1
 	}
 	C.cover_scans(db, v)
+}
+
+// quotedStrings lets "text" that names no column be a string on db, or
+// not. Under a policy it must not: "salary" would be refused where the
+// column is denied and read as the string 'salarx' where none is named
+// so, which tells the two apart.
+func quotedStrings(db *cHandle, on bool) {
+	var v C.int
+	if on {
+		v = 1
+	}
+	C.dqs_dml(db, v)
 }
 
 // interrupt stops whatever db runs, compiling included.
