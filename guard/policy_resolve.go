@@ -1552,10 +1552,8 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 		return nil
 	}
 	ty, ok := r.cat.Type(schema, name)
-	if ok && ty.Relation[1] != "" {
-		if _, ok := r.pol.Relation(ty.Relation[0], ty.Relation[1]); !ok {
-			return missingType(qualified(schema, name))
-		}
+	if ok && ty.Relation[1] != "" && !rowTypeVisible(r.pol, ty) {
+		return missingType(qualified(schema, name))
 	}
 	if ok {
 		if e := uncheckedBodies("a value of the type "+name, ty.Calls); e != nil {

@@ -420,8 +420,13 @@ func TestPostgresPolicyLimit(t *testing.T) {
 	if _, err := guard.PostgresPolicyLimit("SELECT salary FROM employees", 11, cat, nil); err != nil {
 		t.Errorf("without a policy: %v", err)
 	}
-	if m, err := guard.CheckPostgresPolicy("SELECT NULL::customers, email FROM customers", cat, testPolicy); err != nil || len(m) != 1 || m[0].Position != 1 {
+	if m, err := guard.CheckPostgresPolicy("SELECT NULL, email FROM customers", cat, testPolicy); err != nil || len(m) != 1 || m[0].Position != 1 {
 		t.Errorf("CheckPostgresPolicy = %v, %v", m, err)
+	}
+	// customers has a denied column, which a value of its row type would
+	// name: the type is as missing as api_tokens'.
+	if _, err := guard.CheckPostgresPolicy("SELECT NULL::customers, email FROM customers", cat, testPolicy); err == nil || !strings.Contains(err.Error(), "no type named customers") {
+		t.Errorf("NULL::customers: %v", err)
 	}
 	for _, sql := range []string{
 		"SELECT obj_description(1, 'pg_class')",

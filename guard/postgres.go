@@ -187,12 +187,19 @@ type policyTypes struct {
 
 func (c policyTypes) Type(schema, name string) (PostgresType, bool) {
 	t, ok := c.PostgresCatalog.Type(schema, name)
-	if ok && t.Relation[1] != "" {
-		if _, ok := c.pol.Relation(t.Relation[0], t.Relation[1]); !ok {
-			return PostgresType{}, false
-		}
+	if ok && t.Relation[1] != "" && !rowTypeVisible(c.pol, t) {
+		return PostgresType{}, false
 	}
 	return t, ok
+}
+
+// rowTypeVisible reports whether the row type t of a relation may be named
+// under pol: only when pol returns the relation and denies none of its
+// columns, since a value of the type (NULL::t, jsonb_populate_record)
+// shows every column's name, and (NULL::t).c tells whether c exists.
+func rowTypeVisible(pol PolicyCatalog, t PostgresType) bool {
+	rel, ok := pol.Relation(t.Relation[0], t.Relation[1])
+	return ok && !hasDenied(rel)
 }
 
 // postgresPolicy judges an accepted statement under pol, when there is one.

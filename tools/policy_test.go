@@ -279,6 +279,8 @@ func TestPolicyWording(t *testing.T) {
 				// A hidden table's row type is missing before anything else.
 				{"SELECT pg_typeof(1), NULL::api_tokens", "SELECT pg_typeof(1), NULL::api_tokenz"},
 				{"SELECT NULL::api_tokens, nofunc(1)", "SELECT NULL::api_tokenz, nofunc(1)"},
+				// A row type with a denied column would tell which exist.
+				{"SELECT (NULL::employees).salary", "SELECT (NULL::employees).salarx"},
 			} {
 				denied, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[0]})
 				missing, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[1]})
