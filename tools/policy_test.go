@@ -371,3 +371,63 @@ func TestPolicySchemaTools(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyGenerated: a generated column computed from a denied one is
+// denied with it, on both engines: SQLite's authorizer reports a read of
+// the generated column only, and PostgreSQL's parse tree names it alone.
+func TestPolicyGenerated(t *testing.T) {
+	const schema = `CREATE TABLE pay (id INTEGER PRIMARY KEY, salary INTEGER NOT NULL,
+		yearly INTEGER GENERATED ALWAYS AS (salary * 12) STORED);
+		INSERT INTO pay (id, salary) VALUES (1, 913571)`
+	path := filepath.Join(t.TempDir(), "pay.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	dsns := map[string]string{"sqlite": path}
+	if os.Getenv(dbtest.PostgresEnv) != "" {
+		pg := dbtest.PostgresDSN(t)
+		dbtest.PostgresExec(t, pg, schema)
+		dsns["postgres"] = pg
+	}
+	file := filepath.Join(t.TempDir(), "policy.yaml")
+	if err := os.WriteFile(file, []byte("policy:\n  deny_columns: [pay.salary]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := policy.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for engine, dsn := range dsns {
+		t.Run(engine, func(t *testing.T) {
+			f, err := config.FromURLs([]string{"pay=" + dsn}, config.Settings{MaxConcurrency: 4, Policy: spec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := sources.New(f, nil)
+			t.Cleanup(set.Close)
+			for _, r := range set.Start(t.Context()) {
+				if err := r.Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cs := mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
+			for _, q := range []string{"SELECT yearly FROM pay", "SELECT yearly / 12 FROM pay", "SELECT * FROM pay", "SELECT id FROM pay WHERE yearly > 0"} {
+				got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": q})
+				if !isErr || strings.Contains(got, "913571") || strings.Contains(got, "10962852") {
+					t.Errorf("%s was not refused:\n%s", q, got)
+				}
+			}
+			if got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": "SELECT id FROM pay"}); isErr {
+				t.Errorf("SELECT id FROM pay was refused:\n%s", got)
+			}
+			if got, isErr := callDB(t, cs, "sample_values", map[string]any{"table": "pay", "column": "yearly"}); !isErr {
+				t.Errorf("sample_values yearly was answered:\n%s", got)
+			}
+		})
+	}
+}
