@@ -747,6 +747,16 @@ func (r *policyResolver) relation(rv *pg.RangeVar, sc *pscope) (*pitem, *Error) 
 		it.name, it.schema, it.relname = rel.Name, rel.Schema, rel.Name
 	}
 	it.table = true
+	if len(names) > 0 && slices.ContainsFunc(rel.Columns, func(c PolicyColumn) bool { return c.Access == Denied }) {
+		// The list renames columns by position, and positions count the
+		// denied columns: how many names fit, and which one lands on a
+		// denied column, would tell where they are.
+		name := qualified(rv.Schemaname, rv.Relname)
+		return nil, &Error{
+			Reason: fmt.Sprintf("a list of column names after %s would count columns of it that you may not read", name),
+			Hint:   fmt.Sprintf("Rename the columns in the SELECT list instead (SELECT %s AS a FROM %s)", readableColumn(rel), name),
+		}
+	}
 	for _, c := range rel.Columns {
 		pc := pcol{name: c.Name, acc: c.Access}
 		if c.Access == Masked {
@@ -757,6 +767,16 @@ func (r *policyResolver) relation(rv *pg.RangeVar, sc *pscope) (*pitem, *Error) 
 	it.cols, _ = renamePcols(it.cols, names)
 	it.restricted = anyRestricted(it.cols)
 	return it, nil
+}
+
+// readableColumn is the first column of rel that is not Denied, for a hint.
+func readableColumn(rel PolicyRelation) string {
+	for _, c := range rel.Columns {
+		if c.Access != Denied {
+			return c.Name
+		}
+	}
+	return "col"
 }
 
 func qualified(schema, name string) string {

@@ -211,6 +211,15 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 			return noTable(t.name)
 		}
 	}
+	if strings.HasPrefix(msg, "cannot join using column ") {
+		// SQLite finds a denied USING column, which the resolver refuses
+		// as missing; the resolver words a missing one the same way.
+		if _, rerr := CheckPolicySQL(sql, p, sqlmcp.SQLite); rerr != nil {
+			if e, ok := rerr.(*Error); ok {
+				return e
+			}
+		}
+	}
 	if name, ok := strings.CutPrefix(msg, "ambiguous column name: "); ok && !visibleTwice(lx, p, name) {
 		// SQLite found the column in two of the statement's tables, one
 		// of which hides it: without it, the name would not be ambiguous.
