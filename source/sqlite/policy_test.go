@@ -355,6 +355,8 @@ func TestPolicyAllows(t *testing.T) {
 		{"allowed columns", "SELECT id, name FROM users ORDER BY id", 2, nil},
 		{"where, group, order", "SELECT name, count(*) FROM users WHERE id > 0 GROUP BY name HAVING count(*) > 0 ORDER BY name", 2, nil},
 		{"count star", "SELECT count(*) FROM users", 1, nil},
+		// An index on allowed columns may order the rows.
+		{"index on an allowed column", "SELECT name FROM users INDEXED BY users_name WHERE name > ''", 2, nil},
 		{"rowid", "SELECT rowid, name FROM users", 2, nil},
 		{"join", "SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id", 3, nil},
 		{"join using allowed", "SELECT o.total FROM users u JOIN orders o ON o.user_id = u.id JOIN user_names n USING (id)", 3, nil},
