@@ -1002,9 +1002,9 @@ func (g *SQLite) indexOrder(sql string, p PolicyCatalog) *Error {
 		ops = append(ops, op{code, p1, p2, p3, p4})
 	}
 	rows.Close()
-	opened := map[int64]int64{} // index cursor: root page
+	opened := map[int64]int64{} // cursor on a b-tree of the main database: root page
 	for _, o := range ops {
-		if (o.code == "OpenRead" || o.code == "ReopenIdx") && o.p3 == 0 && strings.HasPrefix(o.p4, "k(") {
+		if (o.code == "OpenRead" || o.code == "ReopenIdx") && o.p3 == 0 {
 			opened[o.p1] = o.p2
 		}
 	}
@@ -1053,7 +1053,7 @@ func (g *SQLite) restrictedIndex(root int64, p PolicyCatalog) bool {
 	dest := make([]driver.Value, 3)
 	if rows.Next(dest) != nil {
 		rows.Close()
-		return false // a table's own b-tree, as a WITHOUT ROWID table has
+		return g.restrictedTable(root, p)
 	}
 	rows.Close()
 	name, _ := dest[0].(string)
@@ -1071,6 +1071,14 @@ func (g *SQLite) restrictedIndex(root int64, p PolicyCatalog) bool {
 	if strings.Contains(strings.ToUpper(def), "WHERE") {
 		return true
 	}
+	tableDef := ""
+	if rows, err := g.conn.Query("SELECT coalesce(sql, '') FROM main.sqlite_schema WHERE type = 'table' AND name = ?1", []driver.Value{table}); err == nil {
+		if rows.Next(dest[:1]) == nil {
+			tableDef, _ = dest[0].(string)
+		}
+		rows.Close()
+	}
+	rowidKey := g.restrictedKey(table, tableDef, rel)
 	// The pragma runs as sqlmcp's own statement, not the model's.
 	saved := g.policy
 	g.policy = nil
@@ -1084,9 +1092,70 @@ func (g *SQLite) restrictedIndex(root int64, p PolicyCatalog) bool {
 		cid, _ := dest[0].(int64)
 		col, _ := dest[1].(string)
 		if cid == -1 {
-			continue // the rowid
+			// The rowid, last of the key: it orders equal keys.
+			if rowidKey {
+				return true
+			}
+			continue
 		}
 		if access, found := columnAccess(rel, col); cid == -2 || !found || access != Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// restrictedTable reports whether the table of the main database at root
+// page root keeps its rows in the order of a column p does not allow: its
+// INTEGER PRIMARY KEY (the rowid), or a column of a WITHOUT ROWID table's
+// primary key. Every scan of it then comes in that column's order. It
+// reports false for a root page that is no table p returns.
+func (g *SQLite) restrictedTable(root int64, p PolicyCatalog) bool {
+	rows, err := g.conn.Query("SELECT name, coalesce(sql, '') FROM main.sqlite_schema WHERE type = 'table' AND rootpage = ?1", []driver.Value{root})
+	if err != nil {
+		return true
+	}
+	dest := make([]driver.Value, 3)
+	if rows.Next(dest[:2]) != nil {
+		rows.Close()
+		return false
+	}
+	rows.Close()
+	table, _ := dest[0].(string)
+	def, _ := dest[1].(string)
+	rel, ok := p.Relation("", table)
+	if !ok || allAllowed(rel) {
+		return false
+	}
+	return g.restrictedKey(table, def, rel)
+}
+
+// restrictedKey reports whether the table named table, defined by def, keeps
+// its rows in the order of a column rel does not allow (see
+// restrictedTable); true when that cannot be told.
+func (g *SQLite) restrictedKey(table, def string, rel PolicyRelation) bool {
+	dest := make([]driver.Value, 3)
+	saved := g.policy
+	g.policy = nil
+	defer func() { g.policy = saved }()
+	rows, err := g.conn.Query("SELECT name, upper(type), pk FROM pragma_table_info(?1) WHERE pk > 0", []driver.Value{table})
+	if err != nil {
+		return true
+	}
+	defer rows.Close()
+	var key []string
+	integer := false
+	for rows.Next(dest) == nil {
+		col, _ := dest[0].(string)
+		typ, _ := dest[1].(string)
+		key, integer = append(key, col), typ == "INTEGER"
+	}
+	withoutRowid := strings.Contains(strings.ToUpper(def), "WITHOUT ROWID")
+	if !withoutRowid && (len(key) != 1 || !integer) {
+		return false // the rowid is the row's number, no column's
+	}
+	for _, col := range key {
+		if access, found := columnAccess(rel, col); !found || access != Allowed {
 			return true
 		}
 	}
@@ -1097,7 +1166,7 @@ func (g *SQLite) restrictedIndex(root int64, p PolicyCatalog) bool {
 // index on a column that may not be read.
 func sqliteIndexRefusal() *Error {
 	return &Error{
-		Reason: "SQLite would answer this query through an index on columns you may not read, and the order of its rows would show their values",
-		Hint:   "Write NOT INDEXED after the table's name (FROM t NOT INDEXED) and leave INDEXED BY out",
+		Reason: "SQLite would read this query's rows in the order of an index, or of a table's key, on columns you may not read, and that order would show their values",
+		Hint:   "Write NOT INDEXED after the table's name (FROM t NOT INDEXED) and leave INDEXED BY out; a table whose own key you may not read can only be counted (count(*))",
 	}
 }
