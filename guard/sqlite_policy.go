@@ -196,16 +196,6 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	if _, jerr := g.judgeEach(sql, p, false); jerr != nil {
 		return jerr
 	}
-	if lx.star {
-		// SQLite expands * before it fails on how many columns came
-		// ("row value misused", "table x has 5 values for 4 columns"):
-		// the count would include the denied ones.
-		for _, t := range lx.tables {
-			if rel, ok := p.Relation("", t.name); ok && !lx.cte(t) && !t.other() && hasDenied(rel) {
-				return sqliteStar(lx, rel)
-			}
-		}
-	}
 	missing := ""
 	if name, ok := strings.CutPrefix(msg, "no such column: "); ok {
 		missing = name
@@ -219,6 +209,20 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		}
 		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
 			return noTable(t.name)
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
+		name = strings.TrimPrefix(name, "main.")
+		return noTable(lx.written(name))
+	}
+	if lx.star {
+		// SQLite expands * before it fails on how many columns came
+		// ("row value misused", "table x has 5 values for 4 columns"):
+		// the count would include the denied ones.
+		for _, t := range lx.tables {
+			if rel, ok := p.Relation("", t.name); ok && !lx.cte(t) && !t.other() && hasDenied(rel) {
+				return sqliteStar(lx, rel)
+			}
 		}
 	}
 	if strings.HasPrefix(msg, "cannot join using column ") {
@@ -238,10 +242,6 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 			qualifier, column = name[:i], name[i+1:]
 		}
 		return sqliteNoColumn(lx, p, qualifier, lx.written(column))
-	}
-	if name, ok := strings.CutPrefix(msg, "no such table: "); ok {
-		name = strings.TrimPrefix(name, "main.")
-		return noTable(lx.written(name))
 	}
 	if missing != "" {
 		name := strings.TrimPrefix(msg, "no such column: ")
