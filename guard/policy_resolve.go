@@ -343,8 +343,12 @@ func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 		}
 		return nil
 	}
-	if name, ok := bareName(n); ok {
-		r.seen[n.GetColumnRef()] = true
+	key := n
+	if r.sqlite {
+		key = sqliteSortTerm(n)
+	}
+	if name, ok := bareName(key); ok {
+		r.seen[key.GetColumnRef()] = true
 		found := false
 		for _, c := range out {
 			if !c.unknown && r.eq(c.name, name) {
@@ -359,6 +363,28 @@ func (r *policyResolver) sortKey(n *pg.Node, sc *pscope, out []pcol) *Error {
 		}
 	}
 	return r.expr(n, sc)
+}
+
+// sqliteSortTerm is an ORDER BY term as SQLite matches it against the
+// result's names: without COLLATE and the likely(), unlikely() and
+// likelihood() around it, so that ORDER BY x COLLATE NOCASE sorts by the
+// result column x when there is one.
+func sqliteSortTerm(n *pg.Node) *pg.Node {
+	for n != nil {
+		if c := n.GetCollateClause(); c != nil {
+			n = c.Arg
+			continue
+		}
+		if f := n.GetFuncCall(); f != nil && len(f.Args) > 0 && len(f.Funcname) == 1 {
+			switch strings.ToLower(f.Funcname[0].GetString_().GetSval()) {
+			case "likely", "unlikely", "likelihood":
+				n = f.Args[0]
+				continue
+			}
+		}
+		return n
+	}
+	return n
 }
 
 // groupItem judges a GROUP BY entry: an input column first, as PostgreSQL
@@ -721,6 +747,16 @@ func (r *policyResolver) relation(rv *pg.RangeVar, sc *pscope) (*pitem, *Error) 
 		it.name, it.schema, it.relname = rel.Name, rel.Schema, rel.Name
 	}
 	it.table = true
+	if len(names) > 0 && slices.ContainsFunc(rel.Columns, func(c PolicyColumn) bool { return c.Access == Denied }) {
+		// The list renames columns by position, and positions count the
+		// denied columns: how many names fit, and which one lands on a
+		// denied column, would tell where they are.
+		name := qualified(rv.Schemaname, rv.Relname)
+		return nil, &Error{
+			Reason: fmt.Sprintf("a list of column names after %s would count columns of it that you may not read", name),
+			Hint:   fmt.Sprintf("Rename the columns in the SELECT list instead (SELECT %s AS a FROM %s)", readableColumn(rel), name),
+		}
+	}
 	for _, c := range rel.Columns {
 		pc := pcol{name: c.Name, acc: c.Access}
 		if c.Access == Masked {
@@ -731,6 +767,16 @@ func (r *policyResolver) relation(rv *pg.RangeVar, sc *pscope) (*pitem, *Error) 
 	it.cols, _ = renamePcols(it.cols, names)
 	it.restricted = anyRestricted(it.cols)
 	return it, nil
+}
+
+// readableColumn is the first column of rel that is not Denied, for a hint.
+func readableColumn(rel PolicyRelation) string {
+	for _, c := range rel.Columns {
+		if c.Access != Denied {
+			return c.Name
+		}
+	}
+	return "col"
 }
 
 func qualified(schema, name string) string {
@@ -1526,10 +1572,8 @@ func (r *policyResolver) typeName(t *pg.TypeName) *Error {
 		return nil
 	}
 	ty, ok := r.cat.Type(schema, name)
-	if ok && ty.Relation[1] != "" {
-		if _, ok := r.pol.Relation(ty.Relation[0], ty.Relation[1]); !ok {
-			return missingType(qualified(schema, name))
-		}
+	if ok && ty.Relation[1] != "" && !rowTypeVisible(r.pol, ty) {
+		return missingType(qualified(schema, name))
 	}
 	if ok {
 		if e := uncheckedBodies("a value of the type "+name, ty.Calls); e != nil {

@@ -161,11 +161,45 @@ func PostgresLimit(sql string, limit int, cat PostgresCatalog) (PostgresQuery, e
 // existence oracles (PostgresFunction.Lookup). It returns the result
 // columns that carry masked values, or the refusal.
 func CheckPostgresPolicy(sql string, cat PostgresCatalog, pol PolicyCatalog) ([]MaskedColumn, error) {
-	raw, err := checkPostgres(sql, cat)
+	raw, err := checkPostgres(sql, hideRowTypes(cat, pol))
 	if err != nil {
 		return nil, err
 	}
 	return postgresPolicy(raw, cat, pol)
+}
+
+// hideRowTypes is cat as a statement under pol sees it: the row type of a
+// relation pol does not return (and an array of it) is no type at all, so
+// that the guard refuses a cast to it where and as it refuses one to a
+// type that does not exist, before any other refusal could come first.
+func hideRowTypes(cat PostgresCatalog, pol PolicyCatalog) PostgresCatalog {
+	if cat == nil || pol == nil {
+		return cat
+	}
+	return policyTypes{cat, pol}
+}
+
+// policyTypes is a PostgresCatalog whose types are filtered by a policy.
+type policyTypes struct {
+	PostgresCatalog
+	pol PolicyCatalog
+}
+
+func (c policyTypes) Type(schema, name string) (PostgresType, bool) {
+	t, ok := c.PostgresCatalog.Type(schema, name)
+	if ok && t.Relation[1] != "" && !rowTypeVisible(c.pol, t) {
+		return PostgresType{}, false
+	}
+	return t, ok
+}
+
+// rowTypeVisible reports whether the row type t of a relation may be named
+// under pol: only when pol returns the relation and denies none of its
+// columns, since a value of the type (NULL::t, jsonb_populate_record)
+// shows every column's name, and (NULL::t).c tells whether c exists.
+func rowTypeVisible(pol PolicyCatalog, t PostgresType) bool {
+	rel, ok := pol.Relation(t.Relation[0], t.Relation[1])
+	return ok && !hasDenied(rel)
 }
 
 // postgresPolicy judges an accepted statement under pol, when there is one.
@@ -187,7 +221,7 @@ func postgresPolicy(raw *pg.RawStmt, cat PostgresCatalog, pol PolicyCatalog) ([]
 // carry masked values (the wrapper keeps their positions). A limit of 0
 // or less leaves the query as it stands (Text is sql).
 func PostgresPolicyLimit(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, error) {
-	raw, err := checkPostgres(sql, cat)
+	raw, err := checkPostgres(sql, hideRowTypes(cat, pol))
 	if err != nil {
 		return PostgresQuery{}, err
 	}

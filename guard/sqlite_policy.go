@@ -95,6 +95,11 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 	}
 	g.policy, g.record, g.judged = p, p != nil, nil
 	g.reads = g.reads[:0]
+	if p != nil {
+		if e := sqliteWrite(sql); e != nil {
+			return nil, nil, e
+		}
+	}
 	ds, err := g.prepare(sql)
 	if err != nil && p != nil {
 		return nil, nil, g.reword(err, sql, p)
@@ -103,6 +108,11 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 		return ds, nil, err
 	}
 	masked, err := g.judgeReads(sql, p)
+	if err == nil {
+		if e := g.indexOrder(sql, p); e != nil {
+			err = e
+		}
+	}
 	if err != nil {
 		ds.Close()
 		return nil, nil, err
@@ -166,11 +176,24 @@ func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
 // returned as it is.
 func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	msg := err.Error()
+	// With double-quoted strings off (as the engine runs a policy's
+	// statements), SQLite words a missing column written "x" as
+	// no such column: "x" - should this be a string literal in
+	// single-quotes?
+	if rest, ok := strings.CutPrefix(msg, `no such column: "`); ok {
+		if name, ok := strings.CutSuffix(rest, `" - should this be a string literal in single-quotes?`); ok {
+			msg = "no such column: " + strings.ReplaceAll(name, `""`, `"`)
+		}
+	}
 	if strings.HasSuffix(msg, ": syntax error") || msg == "incomplete input" || strings.HasPrefix(msg, "unrecognized token: ") {
 		return err
 	}
 	lx := lexSQLite(sql)
-	if _, jerr := g.judgeReads(sql, p); jerr != nil {
+	// Only what SQLite read before it failed is judged, read by read: the
+	// resolver's judgment of the whole statement (a masked column used,
+	// in its own words) would come first for a missing column and never
+	// for a denied one, which SQLite resolves and the reads refuse.
+	if _, jerr := g.judgeEach(sql, p, false); jerr != nil {
 		return jerr
 	}
 	missing := ""
@@ -181,7 +204,7 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		}
 	}
 	for _, t := range lx.tables {
-		if fold(t.name) == fold(missing) || lx.cte(t) {
+		if fold(t.name) == fold(missing) || lx.cte(t) || t.other() {
 			continue
 		}
 		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
@@ -192,13 +215,33 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		name = strings.TrimPrefix(name, "main.")
 		return noTable(lx.written(name))
 	}
-	if missing != "" && lx.star {
-		// As a denied column would be, when * reads the table too.
+	if lx.star {
+		// SQLite expands * before it fails on how many columns came
+		// ("row value misused", "table x has 5 values for 4 columns"):
+		// the count would include the denied ones.
 		for _, t := range lx.tables {
-			if rel, ok := p.Relation("", t.name); ok && !lx.cte(t) && hasDenied(rel) {
+			if rel, ok := p.Relation("", t.name); ok && !lx.cte(t) && !t.other() && hasDenied(rel) {
 				return sqliteStar(lx, rel)
 			}
 		}
+	}
+	if strings.HasPrefix(msg, "cannot join using column ") {
+		// SQLite finds a denied USING column, which the resolver refuses
+		// as missing; the resolver words a missing one the same way.
+		if _, rerr := CheckPolicySQL(sql, p, sqlmcp.SQLite); rerr != nil {
+			if e, ok := rerr.(*Error); ok {
+				return e
+			}
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "ambiguous column name: "); ok && !visibleTwice(lx, p, name) {
+		// SQLite found the column in two of the statement's tables, one
+		// of which hides it: without it, the name would not be ambiguous.
+		qualifier, column := "", name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			qualifier, column = name[:i], name[i+1:]
+		}
+		return sqliteNoColumn(lx, p, qualifier, lx.written(column))
 	}
 	if missing != "" {
 		name := strings.TrimPrefix(msg, "no such column: ")
@@ -211,9 +254,71 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	return err
 }
 
+// visibleTwice reports whether two of the relations the statement names
+// in FROM show a column named column (maybe qualified) that may be read:
+// SQLite's "ambiguous column name" then tells nothing the policy hides.
+// A name in FROM that is no relation p returns (a CTE, a subquery's
+// alias) counts, since its columns may be anything.
+func visibleTwice(lx sqliteLex, p PolicyCatalog, column string) bool {
+	if i := strings.LastIndexByte(column, '.'); i >= 0 {
+		column = column[i+1:]
+	}
+	n := 0
+	for _, t := range lx.tables {
+		rel, ok := p.Relation("", t.name)
+		if lx.cte(t) || !ok {
+			n++
+			continue
+		}
+		if access, found := columnAccess(rel, column); found && access != Denied {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// sqliteWrite refuses, before SQLite looks any name up, a statement that
+// would write or change the schema: compiled, a missing column would be
+// reported as missing, and a denied one, which SQLite finds, as a write
+// that is not allowed. A WITH clause may lead INSERT, UPDATE, DELETE and
+// REPLACE; the first of those or SELECT or VALUES outside parentheses is
+// the statement's own.
+func sqliteWrite(sql string) *Error {
+	lx := lexSQLite(sql)
+	writes := map[string]bool{"insert": true, "update": true, "delete": true, "replace": true,
+		"create": true, "drop": true, "alter": true, "reindex": true, "analyze": true, "vacuum": true}
+	depth := 0
+	for i, t := range lx.toks {
+		switch {
+		case t.kind == 'p' && t.text == "(":
+			depth++
+		case t.kind == 'p' && t.text == ")":
+			depth--
+		case t.kind != 'w' || depth != 0:
+		case i == 0 && !strings.EqualFold(t.text, "with"):
+			if !writes[strings.ToLower(t.text)] {
+				return nil
+			}
+			return &Error{Reason: strings.ToUpper(t.text) + " would change the database and is not allowed", Hint: readOnlyHint}
+		case i > 0 && (strings.EqualFold(t.text, "select") || strings.EqualFold(t.text, "values")):
+			return nil
+		case i > 0 && writes[strings.ToLower(t.text)]:
+			return &Error{Reason: strings.ToUpper(t.text) + " would change the database and is not allowed", Hint: readOnlyHint}
+		}
+	}
+	return nil
+}
+
 // judgeReads judges the reads the authorizer recorded for sql under p, and
 // returns the masked result columns.
 func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error) {
+	return g.judgeEach(sql, p, true)
+}
+
+// judgeEach judges each read the authorizer recorded for sql under p and,
+// when resolve is set, has the parse-tree resolver judge the masked
+// columns and the joins SQLite does not report.
+func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedColumn, error) {
 	lx := lexSQLite(sql)
 	if len(lx.toks) > 0 && lx.toks[0].kind == 'w' && strings.EqualFold(lx.toks[0].text, "explain") {
 		// The plan names the tables a view reads.
@@ -237,7 +342,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 	// refused, even when SQLite reports no read of it: a flattened view
 	// read for its rows only, the right side of USING.
 	for _, t := range lx.tables {
-		if lx.cte(t) {
+		if lx.cte(t) || t.other() {
 			continue
 		}
 		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
@@ -359,7 +464,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 			maskedName[key] = [2]string{rel.Name, r.column}
 		}
 	}
-	if len(maskedReads) == 0 && !lx.joinUsing {
+	if !resolve || len(maskedReads) == 0 && !lx.joinUsing {
 		return nil, nil
 	}
 	cols, err := CheckPolicySQL(sql, p, sqlmcp.SQLite)
@@ -674,7 +779,12 @@ type sqliteToken struct {
 type sqliteTable struct {
 	name      string
 	qualified bool
+	schema    string // the schema it is qualified with, as written
 }
+
+// other reports whether t is qualified with a schema other than main, and
+// so names no relation of the main database.
+func (t sqliteTable) other() bool { return t.qualified && !strings.EqualFold(t.schema, "main") }
 
 // cte reports whether t may name one of the statement's CTEs.
 func (lx sqliteLex) cte(t sqliteTable) bool { return !t.qualified && lx.ctes[fold(t.name)] }
@@ -807,11 +917,12 @@ func lexSQLite(sql string) sqliteLex {
 		if !name(k) {
 			return
 		}
-		qualified := punct(k+1, ".") && name(k+2)
+		qualified, schema := punct(k+1, ".") && name(k+2), ""
 		if qualified {
+			schema = toks[k].text
 			k += 2
 		}
-		lx.tables = append(lx.tables, sqliteTable{name: toks[k].text, qualified: qualified})
+		lx.tables = append(lx.tables, sqliteTable{name: toks[k].text, qualified: qualified, schema: schema})
 	}
 	for i := range toks {
 		if punct(i, "*") && (word(i-1, "select") || word(i-1, "distinct") || word(i-1, "all") || punct(i-1, ",") || punct(i-1, ".")) {
@@ -859,4 +970,203 @@ var sqliteSchemaNames = map[string]string{
 // byte of a multi-byte UTF-8 character as one.
 func wordByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// indexOrder refuses sql when SQLite's plan for it reads an index whose
+// key holds a column p does not allow (or an expression, or that is
+// partial, on a table with one): the rows would come in that column's
+// order, and a LIMIT, a scalar subquery, group_concat or the order of the
+// result would show it (SELECT id FROM t INDEXED BY t_salary LIMIT 1 is
+// the lowest salary's id). An index opened only to count its entries,
+// as count(*) does, shows nothing of its order. The engine turns full
+// scans of covering indexes off under a policy, so only a plan that needs
+// the index (INDEXED BY, a constraint on its first columns) comes here.
+func (g *SQLite) indexOrder(sql string, p PolicyCatalog) *Error {
+	rows, err := g.conn.Query("EXPLAIN "+sql, nil)
+	if err != nil {
+		return sqliteIndexRefusal()
+	}
+	type op struct {
+		code       string
+		p1, p2, p3 int64
+		p4         string
+	}
+	var ops []op
+	dest := make([]driver.Value, 8)
+	for rows.Next(dest) == nil {
+		code, _ := dest[1].(string)
+		p1, _ := dest[2].(int64)
+		p2, _ := dest[3].(int64)
+		p3, _ := dest[4].(int64)
+		p4, _ := dest[5].(string)
+		ops = append(ops, op{code, p1, p2, p3, p4})
+	}
+	rows.Close()
+	opened := map[int64]int64{} // cursor on a b-tree of the main database: root page
+	for _, o := range ops {
+		if (o.code == "OpenRead" || o.code == "ReopenIdx") && o.p3 == 0 {
+			opened[o.p1] = o.p2
+		}
+	}
+	for cursor, root := range opened {
+		counted := true
+		for _, o := range ops {
+			if o.p1 == cursor && sqliteCursorReads(o.code) {
+				counted = false
+				break
+			}
+		}
+		if !counted && g.restrictedIndex(root, p) {
+			return sqliteIndexRefusal()
+		}
+	}
+	return nil
+}
+
+// sqliteCursorReads reports whether the opcode code positions or reads the
+// cursor in its first operand: what reading an index's rows in order takes.
+// Count, OpenRead and Close do not; neither do the opcodes whose first
+// operand is a register or a constant (Copy, Integer).
+func sqliteCursorReads(code string) bool {
+	if strings.HasPrefix(code, "Seek") || strings.HasPrefix(code, "Idx") {
+		return true
+	}
+	switch code {
+	case "Rewind", "Last", "Next", "Prev", "Column", "Rowid", "Found", "NotFound", "NotExists",
+		"NoConflict", "IfNoHope", "DeferredSeek", "IfEmpty", "IfNotOpen", "RowData", "IfSizeBetween",
+		"NullRow", "Sort", "SorterSort":
+		return true
+	}
+	return false
+}
+
+// restrictedIndex reports whether the index of the main database at root
+// page root orders rows by anything p does not allow: a key column that
+// is not Allowed, an expression, or a WHERE clause, on a table p returns
+// with a column that is not Allowed. It reports true when that cannot be
+// told.
+func (g *SQLite) restrictedIndex(root int64, p PolicyCatalog) bool {
+	rows, err := g.conn.Query("SELECT name, tbl_name, coalesce(sql, '') FROM main.sqlite_schema WHERE type = 'index' AND rootpage = ?1", []driver.Value{root})
+	if err != nil {
+		return true
+	}
+	dest := make([]driver.Value, 3)
+	if rows.Next(dest) != nil {
+		rows.Close()
+		return g.restrictedTable(root, p)
+	}
+	rows.Close()
+	name, _ := dest[0].(string)
+	table, _ := dest[1].(string)
+	def, _ := dest[2].(string)
+	rel, ok := p.Relation("", table)
+	if !ok {
+		// Read through a view the policy vouches for, which may read
+		// all of it.
+		return false
+	}
+	if allAllowed(rel) {
+		return false
+	}
+	if strings.Contains(strings.ToUpper(def), "WHERE") {
+		return true
+	}
+	tableDef := ""
+	if rows, err := g.conn.Query("SELECT coalesce(sql, '') FROM main.sqlite_schema WHERE type = 'table' AND name = ?1", []driver.Value{table}); err == nil {
+		if rows.Next(dest[:1]) == nil {
+			tableDef, _ = dest[0].(string)
+		}
+		rows.Close()
+	}
+	rowidKey := g.restrictedKey(table, tableDef, rel)
+	// The pragma runs as sqlmcp's own statement, not the model's.
+	saved := g.policy
+	g.policy = nil
+	defer func() { g.policy = saved }()
+	rows, err = g.conn.Query("SELECT cid, coalesce(name, '') FROM pragma_index_xinfo(?1)", []driver.Value{name})
+	if err != nil {
+		return true
+	}
+	defer rows.Close()
+	for rows.Next(dest[:2]) == nil {
+		cid, _ := dest[0].(int64)
+		col, _ := dest[1].(string)
+		if cid == -1 {
+			// The rowid, last of the key: it orders equal keys.
+			if rowidKey {
+				return true
+			}
+			continue
+		}
+		if access, found := columnAccess(rel, col); cid == -2 || !found || access != Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// restrictedTable reports whether the table of the main database at root
+// page root keeps its rows in the order of a column p does not allow: its
+// INTEGER PRIMARY KEY (the rowid), or a column of a WITHOUT ROWID table's
+// primary key. Every scan of it then comes in that column's order. It
+// reports false for a root page that is no table p returns.
+func (g *SQLite) restrictedTable(root int64, p PolicyCatalog) bool {
+	rows, err := g.conn.Query("SELECT name, coalesce(sql, '') FROM main.sqlite_schema WHERE type = 'table' AND rootpage = ?1", []driver.Value{root})
+	if err != nil {
+		return true
+	}
+	dest := make([]driver.Value, 3)
+	if rows.Next(dest[:2]) != nil {
+		rows.Close()
+		return false
+	}
+	rows.Close()
+	table, _ := dest[0].(string)
+	def, _ := dest[1].(string)
+	rel, ok := p.Relation("", table)
+	if !ok || allAllowed(rel) {
+		return false
+	}
+	return g.restrictedKey(table, def, rel)
+}
+
+// restrictedKey reports whether the table named table, defined by def, keeps
+// its rows in the order of a column rel does not allow (see
+// restrictedTable); true when that cannot be told.
+func (g *SQLite) restrictedKey(table, def string, rel PolicyRelation) bool {
+	dest := make([]driver.Value, 3)
+	saved := g.policy
+	g.policy = nil
+	defer func() { g.policy = saved }()
+	rows, err := g.conn.Query("SELECT name, upper(type), pk FROM pragma_table_info(?1) WHERE pk > 0", []driver.Value{table})
+	if err != nil {
+		return true
+	}
+	defer rows.Close()
+	var key []string
+	integer := false
+	for rows.Next(dest) == nil {
+		col, _ := dest[0].(string)
+		typ, _ := dest[1].(string)
+		key, integer = append(key, col), typ == "INTEGER"
+	}
+	withoutRowid := strings.Contains(strings.ToUpper(def), "WITHOUT ROWID")
+	if !withoutRowid && (len(key) != 1 || !integer) {
+		return false // the rowid is the row's number, no column's
+	}
+	for _, col := range key {
+		if access, found := columnAccess(rel, col); !found || access != Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// sqliteIndexRefusal refuses a plan that reads rows in the order of an
+// index on a column that may not be read.
+func sqliteIndexRefusal() *Error {
+	return &Error{
+		Reason: "SQLite would read this query's rows in the order of an index, or of a table's key, on columns you may not read, and that order would show their values",
+		Hint:   "Write NOT INDEXED after the table's name (FROM t NOT INDEXED) and leave INDEXED BY out; a table whose own key you may not read can only be counted (count(*))",
+	}
 }

@@ -190,3 +190,38 @@ func TestFoldedNames(t *testing.T) {
 }
 
 var _ source.Policy = (*policy.Policy)(nil)
+
+// TestGeneratedColumns: a generated column of a table the policy restricts
+// is denied, since it may be computed from the restricted column, unless
+// the policy masks it; a table with nothing restricted keeps its own.
+func TestGeneratedColumns(t *testing.T) {
+	gen := func(c source.ColumnDef) source.ColumnDef { c.Generated = true; return c }
+	defs := []source.TableDef{
+		{Schema: "public", Name: "pay", OnPath: true, Kind: "table", Columns: []source.ColumnDef{
+			{Name: "id"}, {Name: "salary"}, gen(source.ColumnDef{Name: "yearly"}), gen(source.ColumnDef{Name: "label"})}},
+		{Schema: "public", Name: "plain", OnPath: true, Kind: "table", Columns: []source.ColumnDef{
+			{Name: "a"}, gen(source.ColumnDef{Name: "b"})}},
+		{Schema: "public", Name: "yearly_pay", OnPath: true, Kind: "view", Columns: cols("yearly"),
+			Reads: []source.ColumnRead{{Schema: "public", Table: "pay", Column: "yearly"}}},
+	}
+	p, err := spec(t, "policy:\n  deny_columns: [pay.salary]\n  mask_columns:\n    pay.label: redact\n").Resolve(defs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]guard.Access{"pay.id": guard.Allowed, "pay.salary": guard.Denied, "pay.yearly": guard.Denied,
+		"pay.label": guard.Masked, "plain.a": guard.Allowed, "plain.b": guard.Allowed}
+	for _, table := range []string{"pay", "plain"} {
+		rel, ok := p.Relation("", table)
+		if !ok {
+			t.Fatalf("%s is not readable", table)
+		}
+		for _, c := range rel.Columns {
+			if got := c.Access; got != want[table+"."+c.Name] {
+				t.Errorf("%s.%s: access %v, want %v", table, c.Name, got, want[table+"."+c.Name])
+			}
+		}
+	}
+	if _, ok := p.Relation("", "yearly_pay"); ok {
+		t.Error("a view over a denied generated column is readable")
+	}
+}

@@ -36,8 +36,9 @@ type relation struct {
 	columns            []guard.PolicyColumn
 	modes              map[string]MaskMode // masked column -> how
 	reads              []source.ColumnRead
-	known              bool // reads are known (a table, or a view the engine resolved)
-	judged, judging    bool // views: readable has been decided / is being decided
+	generated          []bool // by column: computed from the row's other columns
+	known              bool   // reads are known (a table, or a view the engine resolved)
+	judged, judging    bool   // views: readable has been decided / is being decided
 }
 
 // display names the relation as the schema tools do.
@@ -71,6 +72,7 @@ func (s *Spec) Resolve(defs []source.TableDef, fold bool) (*Policy, error) {
 			known: !isView(d.Kind) || d.Reads != nil}
 		for _, c := range d.Columns {
 			r.columns = append(r.columns, guard.PolicyColumn{Name: c.Name})
+			r.generated = append(r.generated, c.Generated)
 		}
 		if !r.readable {
 			r.why = "not under tables (default: deny)"
@@ -136,9 +138,37 @@ func (s *Spec) Resolve(defs []source.TableDef, fold bool) (*Policy, error) {
 		return nil, &Error{Msg: fmt.Sprintf("%spolicy: %s", where, strings.Join(errs, "; "))}
 	}
 	for _, r := range p.rels {
+		denyGenerated(r)
+	}
+	for _, r := range p.rels {
 		p.judge(r)
 	}
 	return p, nil
+}
+
+// denyGenerated denies the generated columns of a table with a column the
+// policy denies or masks, unless the policy masks them itself: a generated
+// column is computed from its row, maybe from that column (salary * 12),
+// and which columns it reads the catalog does not say on every engine.
+func denyGenerated(r *relation) {
+	if allAllowed(r.columns) {
+		return
+	}
+	for i := range r.columns {
+		if i < len(r.generated) && r.generated[i] && r.columns[i].Access == guard.Allowed {
+			r.columns[i].Access = guard.Denied
+		}
+	}
+}
+
+// allAllowed reports whether every column is Allowed.
+func allAllowed(cols []guard.PolicyColumn) bool {
+	for _, c := range cols {
+		if c.Access != guard.Allowed {
+			return false
+		}
+	}
+	return true
 }
 
 func isView(kind string) bool { return kind == "view" || kind == "materialized view" }

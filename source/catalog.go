@@ -55,6 +55,9 @@ type ColumnDef struct {
 	Default     *string // the default expression's text
 	PrimaryKey  int     // 1-based position in the primary key; 0 when not in it
 	Description string
+	// Generated is true for a column computed from others of its row
+	// (GENERATED ALWAYS AS), whose values may show theirs.
+	Generated bool
 }
 
 // KeyDef is a foreign key: Columns of the table refer to RefColumns of

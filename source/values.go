@@ -48,18 +48,25 @@ func (db *DB) Sample(ctx context.Context, t TableRef, col string, n int) ([]any,
 			break
 		}
 	}
-	values := []any{}
+	var rows [][]any
 	if res != nil {
-		for _, r := range spreadRows(res.Rows, n) {
-			values = append(values, r[0])
-		}
+		rows = res.Rows
 	}
 	if access == guard.Masked {
+		// Redacted before they are spread, and spread in the order of
+		// their redacted text: spreading the real values' order would
+		// always pick the smallest and the largest.
 		m := guard.MaskedColumn{Schema: t.Schema, Table: t.Name, Column: col}
-		for i, v := range values {
-			values[i] = pol.Redact(m, v)
+		redacted := make([][]any, len(rows))
+		for i, r := range rows {
+			redacted[i] = []any{pol.Redact(m, r[0])}
 		}
-		slices.SortFunc(values, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+		slices.SortFunc(redacted, func(a, b []any) int { return strings.Compare(fmt.Sprint(a[0]), fmt.Sprint(b[0])) })
+		rows = redacted
+	}
+	values := []any{}
+	for _, r := range spreadRows(rows, n) {
+		values = append(values, r[0])
 	}
 	return values, nil
 }
@@ -70,12 +77,35 @@ func deniedColumn(t TableRef, col string) error {
 	return fmt.Errorf("table %q has no column named %q that you may read", t.Name, col)
 }
 
-// redactCounts redacts the values of a masked column's counts.
-func redactCounts(d *Distinct, pol Policy, t TableRef, col string) {
+// redactCounts redacts the values of a masked column's counts, and puts
+// them in an order that owes nothing to the real values: the engine
+// breaks ties between equal counts by the value itself, so values with
+// the same count come in the order of their redacted text, and when the
+// list is cut to limit values and the last count shown ties with the
+// first left out, the values with that count are left out too, since
+// which of them made the cut depended on that order. d holds up to
+// limit+1 values.
+func redactCounts(d *Distinct, pol Policy, t TableRef, col string, limit int) {
 	m := guard.MaskedColumn{Schema: t.Schema, Table: t.Name, Column: col}
 	for i := range d.Values {
 		d.Values[i].Value = pol.Redact(m, d.Values[i].Value)
 	}
+	if len(d.Values) > limit {
+		next := d.Values[limit].Count
+		d.Values, d.Truncated = d.Values[:limit], true
+		if limit > 0 && d.Values[limit-1].Count == next {
+			d.Values = slices.DeleteFunc(d.Values, func(v ValueCount) bool { return v.Count == next })
+		}
+	}
+	slices.SortStableFunc(d.Values, func(a, b ValueCount) int {
+		if a.Count != b.Count {
+			if a.Count > b.Count {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(fmt.Sprint(a.Value), fmt.Sprint(b.Value))
+	})
 }
 
 // spreadRows picks n of sorted rows, evenly from the first to the last.
@@ -142,11 +172,16 @@ func (db *DB) Distinct(ctx context.Context, t TableRef, col, filter string, limi
 	case access == guard.Masked && filter != "":
 		return nil, fmt.Errorf("the column %q of %q is masked: its values can be listed only as they are shown, not filtered; call distinct_values without a filter", col, t.Name)
 	}
-	d, err := db.distinct(ctx, t, col, filter, limit)
-	if err == nil && access == guard.Masked {
-		redactCounts(d, pol, t, col)
+	if access == guard.Masked {
+		// One value more, to tell whether the last count shown ties
+		// with one left out.
+		d, err := db.distinct(ctx, t, col, filter, limit+1)
+		if err == nil {
+			redactCounts(d, pol, t, col, limit)
+		}
+		return d, err
 	}
-	return d, err
+	return db.distinct(ctx, t, col, filter, limit)
 }
 
 func (db *DB) distinct(ctx context.Context, t TableRef, col, filter string, limit int) (*Distinct, error) {

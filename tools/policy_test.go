@@ -216,6 +216,34 @@ func checkMasked(t *testing.T, c policyCase, res *mcp.CallToolResult) {
 	}
 }
 
+// TestPolicyIndexOrder: rows read for allowed columns never come in the
+// order of an index on a denied column (employees_salary lists the ids in
+// salary order: 4, 3, 2, 1), through run_query or sample_values.
+func TestPolicyIndexOrder(t *testing.T) {
+	for engine, dsn := range policyEngines(t) {
+		t.Run(engine, func(t *testing.T) {
+			cs := servePolicy(t, dsn, &mcptest.Log{})
+			for _, q := range []string{
+				"SELECT group_concat(id) AS ids FROM employees",
+				"SELECT group_concat(x.id) AS ids FROM (SELECT id FROM employees) x",
+				"SELECT group_concat(id) AS ids FROM (SELECT id FROM employees WHERE id > 0) y",
+			} {
+				if engine == "postgres" {
+					q = strings.ReplaceAll(strings.ReplaceAll(q, "group_concat(", "string_agg("), "id) AS", "id::text, ',') AS")
+				}
+				got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": q})
+				if isErr || !strings.Contains(got, "1,2,3,4") {
+					t.Errorf("%s:\n%s", q, got)
+				}
+			}
+			got, _ := callDB(t, cs, "sample_values", map[string]any{"table": "employees", "column": "id"})
+			if strings.Contains(got, "4, 3, 2, 1") || strings.Contains(got, "[4,3,2,1]") {
+				t.Errorf("sample_values id comes in salary order:\n%s", got)
+			}
+		})
+	}
+}
+
 // TestPolicyWording: a refusal never tells a denied table or column from
 // one that does not exist.
 func TestPolicyWording(t *testing.T) {
@@ -227,10 +255,45 @@ func TestPolicyWording(t *testing.T) {
 				{"SELECT token FROM api_tokens", "SELECT token FROM api_tokenz"},
 				{"SELECT salary FROM employees", "SELECT salarx FROM employees"},
 				{"SELECT name FROM employees WHERE salary > 1", "SELECT name FROM employees WHERE salarx > 1"},
+				// A denied column that SQLite resolves, and a missing one it
+				// fails on, next to a masked column used.
+				{"SELECT lower(email), salary FROM employees", "SELECT lower(email), salarx FROM employees"},
+				{"SELECT name FROM employees ORDER BY email, salary", "SELECT name FROM employees ORDER BY email, salarx"},
+				{"SELECT email, salary FROM employees", "SELECT email, salarx FROM employees"},
+				{"SELECT e.salary FROM employees e JOIN departments d USING (id)", "SELECT e.salarx FROM employees e JOIN departments d USING (id)"},
+				{"SELECT salary FROM employees JOIN departments USING (id)", "SELECT salarx FROM employees JOIN departments USING (id)"},
+				// Ambiguous only when the denied column is found.
+				{"SELECT salary FROM employees e, employees f", "SELECT salarx FROM employees e, employees f"},
+				// Writes, refused before SQLite finds the column or table.
+				{"UPDATE employees SET salary = 1", "UPDATE employees SET salarx = 1"},
+				{"ALTER TABLE employees DROP COLUMN salary", "ALTER TABLE employees DROP COLUMN salarx"},
+				{"WITH x AS (SELECT 1) UPDATE employees SET salary = 1", "WITH x AS (SELECT 1) UPDATE employees SET salarx = 1"},
+				{"CREATE INDEX zz ON api_tokens(token)", "CREATE INDEX zz ON api_tokenz(token)"},
+				{"REINDEX api_tokens", "REINDEX api_tokenz"},
+				{"SELECT * FROM temp.api_tokens", "SELECT * FROM temp.api_tokenz"},
+				// SQLite reads "x" that names no column as a string, unless
+				// told not to.
+				{`SELECT "salary" FROM employees`, `SELECT "salarx" FROM employees`},
+				{`SELECT name FROM employees WHERE "salary" = 'x'`, `SELECT name FROM employees WHERE "salarx" = 'x'`},
+				{`SELECT "api_tokens" FROM employees`, `SELECT "api_tokenz" FROM employees`},
+				// A hidden table's row type is missing before anything else.
+				{"SELECT pg_typeof(1), NULL::api_tokens", "SELECT pg_typeof(1), NULL::api_tokenz"},
+				{"SELECT NULL::api_tokens, nofunc(1)", "SELECT NULL::api_tokenz, nofunc(1)"},
+				// SQLite fails on a missing USING column; the resolver
+				// refuses a denied one.
+				{"SELECT id FROM employees e JOIN employees f USING (id, salary)", "SELECT id FROM employees e JOIN employees f USING (id, salarx)"},
+				// A denied view next to a * over a denied column, compiled
+				// or failing on the missing name first.
+				{"SELECT * FROM emp_pay NATURAL JOIN employees", "SELECT * FROM emp_paz NATURAL JOIN employees"},
+				{"SELECT 1 FROM employees WHERE name IN emp_pay", "SELECT 1 FROM employees WHERE name IN emp_paz"},
+				{"SELECT * FROM employees e JOIN employees f USING (salary)", "SELECT * FROM employees e JOIN employees f USING (salarx)"},
+				{"SELECT * FROM employees e, employees f WHERE salary > 0", "SELECT * FROM employees e, employees f WHERE salarx > 0"},
+				// A row type with a denied column would tell which exist.
+				{"SELECT (NULL::employees).salary", "SELECT (NULL::employees).salarx"},
 			} {
 				denied, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[0]})
 				missing, _ := callDB(t, cs, "run_query", map[string]any{"sql": pair[1]})
-				for _, w := range []string{"api_tokens", "api_tokenz", "salary", "salarx"} {
+				for _, w := range []string{"api_tokens", "api_tokenz", "salary", "salarx", "emp_pay", "emp_paz"} {
 					denied, missing = strings.ReplaceAll(denied, w, "NAME"), strings.ReplaceAll(missing, w, "NAME")
 				}
 				if denied != missing {
@@ -297,11 +360,82 @@ func TestPolicySchemaTools(t *testing.T) {
 			if isErr || !strings.Contains(got, "masked:") {
 				t.Errorf("distinct_values email:\n%s", got)
 			}
+			// Equal counts come in the order of the redacted text, never
+			// the real values' (bob's email sorts before NULL on
+			// PostgreSQL and after it on SQLite), and a cut that splits
+			// equal counts leaves them all out.
+			if i, j := strings.Index(got, "- NULL: 1"), strings.LastIndex(got, "': 1"); i < 0 || j < i {
+				t.Errorf("distinct_values email orders equal counts by the values:\n%s", got)
+			}
+			got, _ = call("distinct_values", map[string]any{"table": "employees", "column": "email", "limit": 2})
+			if strings.Contains(got, ": 1") {
+				t.Errorf("distinct_values email, limit 2, shows which of the equal counts sort first:\n%s", got)
+			}
 			if _, isErr := call("distinct_values", map[string]any{"table": "employees", "column": "email", "filter": "ann"}); !isErr {
 				t.Error("distinct_values filtered a masked column")
 			}
 			if _, isErr := call("distinct_values", map[string]any{"table": "api_tokens", "column": "token"}); !isErr {
 				t.Error("distinct_values api_tokens was answered")
+			}
+		})
+	}
+}
+
+// TestPolicyGenerated: a generated column computed from a denied one is
+// denied with it, on both engines: SQLite's authorizer reports a read of
+// the generated column only, and PostgreSQL's parse tree names it alone.
+func TestPolicyGenerated(t *testing.T) {
+	const schema = `CREATE TABLE pay (id INTEGER PRIMARY KEY, salary INTEGER NOT NULL,
+		yearly INTEGER GENERATED ALWAYS AS (salary * 12) STORED);
+		INSERT INTO pay (id, salary) VALUES (1, 913571)`
+	path := filepath.Join(t.TempDir(), "pay.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	dsns := map[string]string{"sqlite": path}
+	if os.Getenv(dbtest.PostgresEnv) != "" {
+		pg := dbtest.PostgresDSN(t)
+		dbtest.PostgresExec(t, pg, schema)
+		dsns["postgres"] = pg
+	}
+	file := filepath.Join(t.TempDir(), "policy.yaml")
+	if err := os.WriteFile(file, []byte("policy:\n  deny_columns: [pay.salary]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := policy.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for engine, dsn := range dsns {
+		t.Run(engine, func(t *testing.T) {
+			f, err := config.FromURLs([]string{"pay=" + dsn}, config.Settings{MaxConcurrency: 4, Policy: spec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := sources.New(f, nil)
+			t.Cleanup(set.Close)
+			for _, r := range set.Start(t.Context()) {
+				if err := r.Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cs := mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
+			for _, q := range []string{"SELECT yearly FROM pay", "SELECT yearly / 12 FROM pay", "SELECT * FROM pay", "SELECT id FROM pay WHERE yearly > 0"} {
+				got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": q})
+				if !isErr || strings.Contains(got, "913571") || strings.Contains(got, "10962852") {
+					t.Errorf("%s was not refused:\n%s", q, got)
+				}
+			}
+			if got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": "SELECT id FROM pay"}); isErr {
+				t.Errorf("SELECT id FROM pay was refused:\n%s", got)
+			}
+			if got, isErr := callDB(t, cs, "sample_values", map[string]any{"table": "pay", "column": "yearly"}); !isErr {
+				t.Errorf("sample_values yearly was answered:\n%s", got)
 			}
 		})
 	}

@@ -53,7 +53,8 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	table := func(row []any) *source.TableDef { return byKey[source.CellText(row[0])+"."+source.CellText(row[1])] }
 
 	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
-			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(col_description(c.oid, a.attnum), '')
+			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(col_description(c.oid, a.attnum), ''),
+			coalesce(to_jsonb(a) ->> 'attgenerated', '') <> ''
 		FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 		LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 		WHERE a.attnum > 0 AND NOT a.attisdropped AND `+pgRelations+` ORDER BY 1, 2, a.attnum`, schemas); err != nil {
@@ -65,7 +66,8 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 			continue
 		}
 		notNull, _ := row[4].(bool)
-		col := source.ColumnDef{Name: source.CellText(row[2]), Type: source.CellText(row[3]), Nullable: !notNull, Description: source.CellText(row[6])}
+		generated, _ := row[7].(bool) // attgenerated, since PostgreSQL 12
+		col := source.ColumnDef{Name: source.CellText(row[2]), Type: source.CellText(row[3]), Nullable: !notNull, Description: source.CellText(row[6]), Generated: generated}
 		if row[5] != nil {
 			d := source.CellText(row[5])
 			col.Default = &d

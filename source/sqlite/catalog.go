@@ -65,7 +65,9 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 		if t == nil || source.CellInt(row[6]) == 1 { // 1: a virtual table's hidden column
 			continue
 		}
-		col := source.ColumnDef{Name: source.CellText(row[1]), Type: source.CellText(row[2]), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5]))}
+		// hidden 2 and 3: a generated column, virtual or stored.
+		col := source.ColumnDef{Name: source.CellText(row[1]), Type: source.CellText(row[2]), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5])),
+			Generated: source.CellInt(row[6]) >= 2}
 		if row[4] != nil {
 			d := source.CellText(row[4])
 			col.Default = &d

@@ -35,6 +35,8 @@ extern const char *sqlite3_errmsg(sqlite3*);
 extern int sqlite3_extended_errcode(sqlite3*);
 extern long long sqlite3_hard_heap_limit64(long long);
 extern long long sqlite3_soft_heap_limit64(long long);
+extern int sqlite3_test_control(int, ...);
+extern int sqlite3_db_config(sqlite3*, int, ...);
 
 typedef struct sqlite3_context sqlite3_context;
 typedef struct sqlite3_value sqlite3_value;
@@ -55,6 +57,21 @@ extern void sqlite3_free(void*);
 extern int sqlite3_create_function_v2(sqlite3*, const char*, int, int, void*,
 	void (*)(sqlite3_context*, int, sqlite3_value**), void (*)(sqlite3_context*, int, sqlite3_value**),
 	void (*)(sqlite3_context*), void (*)(void*));
+
+// cover_scans turns SQLite's full scans of covering indexes on or off for
+// db (SQLITE_TESTCTRL_GETOPT and _OPTIMIZATIONS; SQLITE_CoverIdxScan).
+static void cover_scans(sqlite3 *db, int on) {
+	int opt = 0;
+	sqlite3_test_control(16, db, &opt);
+	opt = on ? (opt & ~0x20) : (opt | 0x20);
+	sqlite3_test_control(15, db, (unsigned)opt);
+}
+
+// dqs_dml lets double-quoted text that names no column be a string in
+// db's statements, or not (SQLITE_DBCONFIG_DQS_DML).
+static void dqs_dml(sqlite3 *db, int on) {
+	sqlite3_db_config(db, 1013, on, (int*)0);
+}
 
 // kmp_table fills fail for needle n of m bytes (m > 0).
 static void kmp_table(const unsigned char *n, int m, int *fail) {
@@ -339,6 +356,30 @@ func connHandle(c *sqlite3.SQLiteConn) (*C.sqlite3, error) {
 
 // cHandle is a C connection, for the files that do not use cgo.
 type cHandle = C.sqlite3
+
+// coverScans turns SQLite's full scans of covering indexes on or off on
+// db. Off, a query that reads no column of an index's key never comes in
+// the index's order: SELECT id FROM t, over an index on a column the
+// policy hides, would otherwise list the ids in that column's order.
+func coverScans(db *cHandle, on bool) {
+	var v C.int
+	if on {
+		v = 1
+	}
+	C.cover_scans(db, v)
+}
+
+// quotedStrings lets "text" that names no column be a string on db, or
+// not. Under a policy it must not: "salary" would be refused where the
+// column is denied and read as the string 'salarx' where none is named
+// so, which tells the two apart.
+func quotedStrings(db *cHandle, on bool) {
+	var v C.int
+	if on {
+		v = 1
+	}
+	C.dqs_dml(db, v)
+}
 
 // interrupt stops whatever db runs, compiling included.
 func interrupt(db *cHandle) { C.sqlite3_interrupt(db) }

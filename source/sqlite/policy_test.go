@@ -355,6 +355,8 @@ func TestPolicyAllows(t *testing.T) {
 		{"allowed columns", "SELECT id, name FROM users ORDER BY id", 2, nil},
 		{"where, group, order", "SELECT name, count(*) FROM users WHERE id > 0 GROUP BY name HAVING count(*) > 0 ORDER BY name", 2, nil},
 		{"count star", "SELECT count(*) FROM users", 1, nil},
+		// An index on allowed columns may order the rows.
+		{"index on an allowed column", "SELECT name FROM users INDEXED BY users_name WHERE name > ''", 2, nil},
 		{"rowid", "SELECT rowid, name FROM users", 2, nil},
 		{"join", "SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id", 3, nil},
 		{"join using allowed", "SELECT o.total FROM users u JOIN orders o ON o.user_id = u.id JOIN user_names n USING (id)", 3, nil},
@@ -502,4 +504,35 @@ func FuzzPolicy(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPolicyKeyOrder: a table whose INTEGER PRIMARY KEY (its rowid) is
+// masked or denied keeps its rows in that column's order, so every scan
+// shows it: reading its rows is refused, through the table or an index
+// (whose last key is the rowid), and counting them is not.
+func TestPolicyKeyOrder(t *testing.T) {
+	for _, acc := range []guard.Access{guard.Masked, guard.Denied} {
+		p := policy{
+			"users":  relation("users", []string{"id", "name", "email", "password"}, map[string]guard.Access{"id": acc}),
+			"orders": relation("orders", []string{"id", "user_id", "total"}, nil),
+		}
+		db := dbtest.Open(t, policyFile(t), nil)
+		db.Backend().(source.PolicyEnforcer).SetPolicy(p)
+		for _, q := range []string{
+			"SELECT name FROM users",
+			"SELECT name FROM users LIMIT 1",
+			"SELECT group_concat(name) FROM users",
+			"SELECT name FROM users INDEXED BY users_name",
+		} {
+			var ge *guard.Error
+			if _, err := db.Query(t.Context(), q, 10); !errors.As(err, &ge) {
+				t.Errorf("id %v: %s: %v, want a refusal", acc, q, err)
+			}
+		}
+		for _, q := range []string{"SELECT count(*) FROM users", "SELECT total FROM orders"} {
+			if _, err := db.Query(t.Context(), q, 10); err != nil {
+				t.Errorf("id %v: %s: %v", acc, q, err)
+			}
+		}
+	}
 }
