@@ -217,6 +217,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 	}
 	tool.InputSchema, tool.OutputSchema = inSchema, outSchema
 	srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		growStack()
 		start := time.Now()
 		obs := r.opts.Observer
 		if obs != nil {

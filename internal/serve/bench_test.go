@@ -14,10 +14,14 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/internal/serve"
+	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/tools"
 )
 
 const select1 = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 1"}}}` + "\n"
@@ -39,11 +43,16 @@ func BenchmarkStdioSelect1(b *testing.B) {
 		return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
 	}
 	for _, bc := range []struct {
-		name  string
-		serve func(context.Context, *mcp.Server, io.Reader, io.Writer, time.Duration) error
-	}{{"transport=sqlmcp", serve.Stdio}, {"transport=sdk", sdk}} {
+		name   string
+		engine func(testing.TB, *source.Options) *source.DB
+		serve  func(context.Context, *mcp.Server, io.Reader, io.Writer, time.Duration) error
+	}{
+		{"engine=sqlite/transport=sqlmcp", dbtest.SQLite, serve.Stdio},
+		{"engine=sqlite/transport=sdk", dbtest.SQLite, sdk},
+		{"engine=postgres/transport=sqlmcp", dbtest.Postgres, serve.Stdio},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
-			srv := newServer(b, dbtest.SQLite(b, nil), &mcptest.Log{}, 0)
+			srv := benchServer(b, bc.engine(b, nil))
 			toServer, in := pipe(b)
 			out, fromServer := pipe(b)
 			ctx, cancel := context.WithCancel(context.Background())
@@ -73,14 +82,59 @@ func BenchmarkStdioSelect1(b *testing.B) {
 	}
 }
 
+// startOnly hands w only the log's start events: the rest are formatted
+// at the server's level, as for a real stream, but not parsed back.
+type startOnly struct{ w io.Writer }
+
+func (s startOnly) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(`"event":"start"`)) {
+		return s.w.Write(p)
+	}
+	return len(p), nil
+}
+
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
+// benchServer is the real sqlmcp server over db, its log discarded: the
+// events are still formatted, as for a real stream, but not parsed back
+// as the tests' log does.
+func benchServer(b *testing.B, db *source.DB) *mcp.Server {
+	cat, err := schema.New(db, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tools.NewServer(db, cat, &tools.Options{Logger: zerolog.New(io.Discard)})
+}
+
 // BenchmarkHTTPSelect1 posts run_query SELECT 1 as a plain 2025-06-18
-// client does, over loopback, from eight goroutines at once.
+// client does, over loopback, from eight goroutines at once, on SQLite
+// and PostgreSQL.
 func BenchmarkHTTPSelect1(b *testing.B) {
-	s := startHTTP(b, dbtest.SQLite(b, nil), serve.HTTPOptions{}, 0)
+	b.Run("engine=sqlite", func(b *testing.B) { benchHTTP(b, dbtest.SQLite(b, nil)) })
+	b.Run("engine=postgres", func(b *testing.B) { benchHTTP(b, dbtest.Postgres(b, nil)) })
+}
+
+func benchHTTP(b *testing.B, db *source.DB) {
+	srv := benchServer(b, db)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	log := &mcptest.Log{}
+	go func() {
+		done <- serve.HTTP(ctx, srv, &serve.HTTPOptions{Addr: "127.0.0.1:0", Logger: zerolog.New(startOnly{log})})
+	}()
+	b.Cleanup(func() { cancel(); <-done })
+	var base string
+	for deadline := time.Now().Add(30 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if evs := log.Find(map[string]any{"event": "start", "transport": "http"}); len(evs) > 0 {
+			base = strings.TrimSuffix(evs[0]["url"].(string), "/mcp")
+		}
+	}
+	if base == "" {
+		b.Fatalf("no start event:\n%s", log)
+	}
+	s := &testServer{base: base}
 	tr := &http.Transport{MaxIdleConnsPerHost: 16}
 	b.Cleanup(tr.CloseIdleConnections)
 	hc := &http.Client{Transport: tr}

@@ -171,6 +171,7 @@ func (i *requestInfo) end() {
 // works and replicas behind a load balancer need no sticky sessions. HTTP
 // adds a receiving middleware to srv: serve one server once.
 func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
+	defer keepHeapFloor()
 	if opts == nil {
 		opts = &HTTPOptions{}
 	}

@@ -28,6 +28,7 @@ import (
 // library, and writes replies from pooled buffers without re-encoding the
 // result the SDK already marshalled (see UPSTREAM.md).
 func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, drain time.Duration) error {
+	defer keepHeapFloor()
 	err := srv.Run(ctx, &stdioTransport{in: in, out: out, drain: drain})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return err
