@@ -350,6 +350,11 @@ type pgStatement struct {
 	// role is the role the statement runs as (source.Statement.Role); ""
 	// for the connecting one.
 	role string
+	// policed marks the model's statement under a policy: it runs
+	// without index-only scans, whose rows would come in the order of an
+	// index that may hold a hidden column (CREATE INDEX ON t (salary,
+	// name) answers SELECT name FROM t in salary order).
+	policed bool
 }
 
 // Acquire takes a pooled connection and checks it still lexes as the
@@ -393,6 +398,7 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 		return err
 	}
 	ps.cut, ps.own, ps.role = st.Cut, st.Own, st.Role
+	ps.policed = !st.Own && !st.Builtin && c.p.policy.Load() != nil
 	c.br, err = c.p.exec(ctx, c.c, ps, st.Args, sink.Columns, sink.Row)
 	return err
 }
@@ -475,6 +481,7 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog, pol guard.P
 const (
 	pgSnapshot      = `SELECT`
 	pgRole          = `SELECT set_config('role', $1, true)`
+	pgPoliced       = `, set_config('enable_indexonlyscan', 'off', true)`
 	pgOwnSetup      = `SELECT set_config('work_mem', '16MB', true)`
 	pgOwnSetupNoTmp = `SELECT set_config('work_mem', '16MB', true), set_config('temp_file_limit', '-1', true)`
 )
@@ -500,11 +507,15 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	// no longer be made read-write (SET TRANSACTION READ WRITE fails with
 	// 25001), whatever the statement holds.
 	switch {
+	case st.role != "" && st.policed:
+		b.Queue(pgRole+pgPoliced, st.role)
 	case st.role != "":
 		// SET LOCAL ROLE, as a function so the name needs no quoting: the
 		// server checks that the connecting role may become it, and the
 		// ROLLBACK and DISCARD ALL below undo it.
 		b.Queue(pgRole, st.role)
+	case st.policed:
+		b.Queue(pgSnapshot + pgPoliced[1:])
 	case !st.own:
 		b.Queue(pgSnapshot)
 	case p.session().tempFileLimit:
