@@ -74,6 +74,9 @@ func (c *Catalog) Check(ctx context.Context) error {
 		return err
 	}
 	c.mu.Lock()
+	if c.whole != nil {
+		tables = c.whole // a policy's hidden tables and columns are the operator's to annotate
+	}
 	all := append(slices.Clone(tables), c.hidden...)
 	c.mu.Unlock()
 	sortTables(all)

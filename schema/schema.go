@@ -122,6 +122,10 @@ type Catalog struct {
 	read    time.Time      // when tables was read
 	tables  []*Table       // sorted by name
 	policy  *policy.Policy // spec resolved against the reading of tables; nil without one
+	// whole is the reading of tables before the policy filtered it, for
+	// Check: the operator's annotations may describe what the model may
+	// not see. Nil without a policy.
+	whole []*Table
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
@@ -190,6 +194,7 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 				return nil, &policy.Error{Msg: err.Error()}
 			}
 		}
+		c.whole = fromDefs(defs)
 		defs = pol.Filter(defs)
 	}
 	tables := fromDefs(defs)

@@ -169,8 +169,11 @@ func TestCheckPolicy(t *testing.T) {
 	dir := t.TempDir()
 	pol := filepath.Join(dir, "policy.yaml")
 	os.WriteFile(pol, []byte("deny_tables: [drop_log]\ndeny_columns: [products.photo]\nmask_columns: {customers.email: hash}\n"), 0o600)
+	// The annotations may describe what the policy hides: they are the
+	// operator's, and no error.
+	os.WriteFile(filepath.Join(dir, "notes.yaml"), []byte("tables:\n  drop_log: {description: Deleted rows}\n  products:\n    columns:\n      photo: {description: A JPEG}\n"), 0o600)
 	file := filepath.Join(dir, "sqlmcp.yaml")
-	os.WriteFile(file, []byte("sources:\n  - name: shop\n    url: "+dbtest.SQLiteFile(t)+"\n    policy: policy.yaml\n"), 0o600)
+	os.WriteFile(file, []byte("sources:\n  - name: shop\n    url: "+dbtest.SQLiteFile(t)+"\n    policy: policy.yaml\n    annotations: notes.yaml\n"), 0o600)
 	for _, args := range [][]string{{"--config", file}, {"--db", dbtest.SQLiteFile(t), "--policy", pol}} {
 		out, err := runCheck(t, nil, args...)
 		if err != nil {
