@@ -225,3 +225,20 @@ func TestGeneratedColumns(t *testing.T) {
 		t.Error("a view over a denied generated column is readable")
 	}
 }
+
+// TestEqual: two resolutions of a policy against an unchanged catalog are
+// equal; a catalog whose restricted table gained a column is not.
+func TestEqual(t *testing.T) {
+	s := spec(t, shop)
+	a, _ := s.Resolve(catalog(), false)
+	b, _ := s.Resolve(catalog(), false)
+	if !a.Equal(b) {
+		t.Error("two resolutions of one catalog differ")
+	}
+	changed := catalog()
+	changed[0].Columns = append(changed[0].Columns, source.ColumnDef{Name: "ssn"})
+	c, _ := s.Resolve(changed, false)
+	if a.Equal(c) || a.Equal(nil) {
+		t.Error("a changed catalog resolves alike")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -318,6 +319,22 @@ func (p *Policy) Relation(schema, name string) (guard.PolicyRelation, bool) {
 		return guard.PolicyRelation{}, false
 	}
 	return guard.PolicyRelation{Schema: r.schema, Name: r.name, Columns: r.columns}, true
+}
+
+// Equal reports whether p and q decide every relation and column alike
+// (two resolutions of one Spec against readings of an unchanged catalog
+// are), so that a reading that changed nothing need not replace p.
+func (p *Policy) Equal(q *Policy) bool {
+	if p == nil || q == nil || p.spec != q.spec || p.fold != q.fold || len(p.rels) != len(q.rels) {
+		return p == q
+	}
+	for k, a := range p.rels {
+		b := q.rels[k]
+		if b == nil || a.readable != b.readable || !slices.Equal(a.columns, b.columns) || !maps.Equal(a.modes, b.modes) {
+			return false
+		}
+	}
+	return true
 }
 
 // Readable reports whether the relation schema.name (as the catalog spells

@@ -75,7 +75,7 @@ func (c *Catalog) Check(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	if c.whole != nil {
-		tables = c.whole // a policy's hidden tables and columns are the operator's to annotate
+		tables = fromDefs(c.whole) // a policy's hidden tables and columns are the operator's to annotate
 	}
 	all := append(slices.Clone(tables), c.hidden...)
 	c.mu.Unlock()

@@ -125,7 +125,7 @@ type Catalog struct {
 	// whole is the reading of tables before the policy filtered it, for
 	// Check: the operator's annotations may describe what the model may
 	// not see. Nil without a policy.
-	whole []*Table
+	whole []source.TableDef
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
@@ -187,14 +187,17 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		if pol, err = c.spec.Resolve(defs, c.db.Dialect() != sqlmcp.Postgres); err != nil {
 			return nil, err
 		}
-		// A policy that holds nothing back is not the guard's to judge:
-		// the system catalogs stay open, as without one.
-		if c.spec.Restricts() {
+		switch {
+		case pol.Equal(c.policy):
+			pol = c.policy // nothing changed: the engines keep what they judged under it
+		case c.spec.Restricts():
+			// (A policy that holds nothing back is not the guard's to judge:
+			// the system catalogs stay open, as without one.)
 			if err := c.db.SetPolicy(pol); err != nil {
 				return nil, &policy.Error{Msg: err.Error()}
 			}
 		}
-		c.whole = fromDefs(defs)
+		c.whole = defs
 		defs = pol.Filter(defs)
 	}
 	tables := fromDefs(defs)
