@@ -1,6 +1,7 @@
 package mcpbench
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,14 +49,12 @@ func NewCluster(parent string, conf ...string) (c *Cluster, err error) {
 		}
 	}()
 	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			return c, fmt.Errorf("initdb cannot run as root and there is no postgres user: %w", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(c.Base, uid, gid); err != nil {
+		found, err := giveTo(c.Base, "postgres")
+		switch {
+		case err != nil:
 			return c, err
+		case !found:
+			return c, errors.New("initdb cannot run as root and there is no postgres user")
 		}
 		c.user = "postgres"
 	}
@@ -134,4 +133,16 @@ func (c *Cluster) run(name string, args ...string) error {
 		return fmt.Errorf("%s: %v: %s", name, err, strings.TrimSpace(string(out)))
 	}
 	return nil
+}
+
+// giveTo makes dir belong to the system user name, for a server that will
+// not run as root; found is false when there is no such user.
+func giveTo(dir, name string) (found bool, err error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		return false, nil
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return true, os.Chown(dir, uid, gid)
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -65,15 +64,13 @@ func NewMariaDB(parent string, conf ...string) (m *MariaDB, err error) {
 	}()
 	if os.Geteuid() == 0 {
 		// The server will not run as root unless told to: it runs as mysql.
-		if u, err := user.Lookup("mysql"); err == nil {
-			uid, _ := strconv.Atoi(u.Uid)
-			gid, _ := strconv.Atoi(u.Gid)
-			if err := os.Chown(m.Base, uid, gid); err != nil {
-				return m, err
-			}
+		found, err := giveTo(m.Base, "mysql")
+		if err != nil {
+			return m, err
+		}
+		m.user = "root"
+		if found {
 			m.user = "mysql"
-		} else {
-			m.user = "root"
 		}
 	}
 	m.Data = filepath.Join(m.Base, "data")
