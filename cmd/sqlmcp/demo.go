@@ -54,13 +54,9 @@ func demoCommand(ctx context.Context, args []string, stdout io.Writer, getenv fu
 	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
 		return usagef("demo: %s is not empty; give a new or empty folder", *out)
 	}
-	dir, err := f.demoDir()
+	path, err := f.demoPath()
 	if err != nil {
 		return err
-	}
-	path, err := demo.Open(dir)
-	if err != nil {
-		return fmt.Errorf("building the demo database: %w", err)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -75,13 +71,9 @@ func demoCommand(ctx context.Context, args []string, stdout io.Writer, getenv fu
 
 // demoMySQL writes the demo as a MySQL script to file, - for stdout.
 func demoMySQL(ctx context.Context, f *dbFlags, file string, stdout io.Writer) error {
-	dir, err := f.demoDir()
+	path, err := f.demoPath()
 	if err != nil {
 		return err
-	}
-	path, err := demo.Open(dir)
-	if err != nil {
-		return fmt.Errorf("building the demo database: %w", err)
 	}
 	if file == "-" {
 		return demo.WriteMySQL(ctx, stdout, path)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sqlmcp/sqlmcp/agent"
+	"github.com/sqlmcp/sqlmcp/demo"
 )
 
 // This file holds what every command shares: how flags are parsed, filled
@@ -159,6 +160,20 @@ func (f *dbFlags) demoDir() (string, error) {
 		return "", usagef("finding a cache directory for the demo: %v (set --cache-dir)", err)
 	}
 	return filepath.Join(base, "sqlmcp"), nil
+}
+
+// demoPath builds the demo database under demoDir, if it is not built
+// yet, and returns its path.
+func (f *dbFlags) demoPath() (string, error) {
+	dir, err := f.demoDir()
+	if err != nil {
+		return "", err
+	}
+	path, err := demo.Open(dir)
+	if err != nil {
+		return "", fmt.Errorf("building the demo database: %w", err)
+	}
+	return path, nil
 }
 
 // modelFlags choose the model, the same way for every command that asks

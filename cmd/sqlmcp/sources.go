@@ -15,7 +15,6 @@ import (
 	"github.com/rs/zerolog"
 
 	conf "github.com/sqlmcp/sqlmcp/config"
-	"github.com/sqlmcp/sqlmcp/demo"
 	"github.com/sqlmcp/sqlmcp/policy"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
@@ -111,13 +110,9 @@ var perDatabaseFlags = []string{"annotations", "descriptions", "schema", "allow-
 // returns it as the one source, with its annotations unless cfg gives
 // others.
 func demoSource(cfg *config) (*conf.File, error) {
-	dir, err := cfg.demoDir()
+	path, err := cfg.demoPath()
 	if err != nil {
 		return nil, err
-	}
-	path, err := demo.Open(dir)
-	if err != nil {
-		return nil, fmt.Errorf("building the demo database: %w", err)
 	}
 	// Building the demo on first use takes heap an idle server never
 	// needs again: hand it back now, not minutes from now.
