@@ -9,7 +9,8 @@ import (
 // sources they may use and, per PostgreSQL source, the role their calls
 // run as. Rules are tried in order; the first that matches decides.
 type Rule struct {
-	// Name names the rule in logs and the audit trail.
+	// Name names the rule in sqlmcp check's effective configuration and
+	// in the configuration's errors.
 	Name  string
 	Match Match
 	// Sources are the sources the identity may use, by name; "*" for
@@ -34,9 +35,8 @@ type Match struct {
 // Rules are a server's identity rules, in order.
 type Rules []Rule
 
-// Grant is what an identity may reach: the rule that matched.
+// Grant is what an identity may reach, as the rule that matched says.
 type Grant struct {
-	Rule string
 	all  bool
 	srcs []string
 	role map[string]string
@@ -47,7 +47,7 @@ type Grant struct {
 func (rs Rules) Grant(id Identity) (*Grant, bool) {
 	for _, r := range rs {
 		if r.Match.matches(id) {
-			return &Grant{Rule: r.Name, all: slices.Contains(r.Sources, "*"), srcs: r.Sources, role: r.Roles}, true
+			return &Grant{all: slices.Contains(r.Sources, "*"), srcs: r.Sources, role: r.Roles}, true
 		}
 	}
 	return nil, false
