@@ -234,10 +234,11 @@ func (p *Policy) find(name string) (*relation, error) {
 	name = strings.TrimSpace(name)
 	var exact, folded []*relation
 	for _, r := range p.rels {
-		for _, n := range []string{r.display(), r.name} {
-			if n == r.name && r.schema != "" && !r.onPath && n != r.display() {
-				continue // a bare name reaches only relations on the search path
-			}
+		names := []string{r.display()}
+		if r.schema != "" && r.onPath {
+			names = append(names, r.name) // a bare name reaches only relations on the search path
+		}
+		for _, n := range names {
 			switch {
 			case n == name:
 				exact = append(exact, r)
@@ -246,7 +247,6 @@ func (p *Policy) find(name string) (*relation, error) {
 			}
 		}
 	}
-	exact, folded = unique(exact), unique(folded)
 	switch {
 	case len(exact) == 1:
 		return exact[0], nil
@@ -256,11 +256,6 @@ func (p *Policy) find(name string) (*relation, error) {
 		return nil, fmt.Errorf("%q names more than one relation; qualify it with its schema", name)
 	}
 	return nil, fmt.Errorf("the database has no table or view named %q that sqlmcp serves", name)
-}
-
-func unique(rs []*relation) []*relation {
-	slices.SortFunc(rs, func(a, b *relation) int { return strings.Compare(a.display(), b.display()) })
-	return slices.Compact(rs)
 }
 
 // findColumn resolves table.column.
