@@ -65,7 +65,14 @@ func servePolicy(t *testing.T, dsn string, log *mcptest.Log) *mcp.ClientSession 
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := config.FromURLs([]string{"staff=" + dsn}, config.Settings{MaxConcurrency: 4, Policy: spec})
+	return serveUnder(t, "staff", dsn, spec, zerolog.New(log))
+}
+
+// serveUnder serves dsn as the source name under spec, through the same
+// path sqlmcp serve takes; a source that cannot start fails the test.
+func serveUnder(t *testing.T, name, dsn string, spec *policy.Spec, log zerolog.Logger) *mcp.ClientSession {
+	t.Helper()
+	f, err := config.FromURLs([]string{name + "=" + dsn}, config.Settings{MaxConcurrency: 4, Policy: spec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +83,7 @@ func servePolicy(t *testing.T, dsn string, log *mcptest.Log) *mcp.ClientSession 
 			t.Fatal(err)
 		}
 	}
-	return mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.New(log), Version: "test", MaxConcurrency: 4}))
+	return mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: log, Version: "test", MaxConcurrency: 4}))
 }
 
 // policyEngines builds the staff database on SQLite and, when the server
@@ -413,18 +420,7 @@ func TestPolicyGenerated(t *testing.T) {
 	}
 	for engine, dsn := range dsns {
 		t.Run(engine, func(t *testing.T) {
-			f, err := config.FromURLs([]string{"pay=" + dsn}, config.Settings{MaxConcurrency: 4, Policy: spec})
-			if err != nil {
-				t.Fatal(err)
-			}
-			set := sources.New(f, nil)
-			t.Cleanup(set.Close)
-			for _, r := range set.Start(t.Context()) {
-				if err := r.Err(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			cs := mcptest.Connect(t, tools.NewServerSet(set, &tools.Options{Logger: zerolog.Nop(), Version: "test", MaxConcurrency: 4}))
+			cs := serveUnder(t, "pay", dsn, spec, zerolog.Nop())
 			for _, q := range []string{"SELECT yearly FROM pay", "SELECT yearly / 12 FROM pay", "SELECT * FROM pay", "SELECT id FROM pay WHERE yearly > 0"} {
 				got, isErr := callDB(t, cs, "run_query", map[string]any{"sql": q})
 				if !isErr || strings.Contains(got, "913571") || strings.Contains(got, "10962852") {
