@@ -58,6 +58,32 @@ type Options struct {
 	// Observer, when set, is told of every tool call as it starts and
 	// ends: the metrics and the call's span. Nil costs nothing.
 	Observer Observer
+	// Calls, when set, is given the handler of every tool registered, for
+	// a transport that answers tools/call without the SDK's dispatch (see
+	// Calls).
+	Calls *Calls
+}
+
+// Calls holds the handlers of a server's tools by name, as registered with
+// the SDK, so a transport can call one itself: the handler is the whole
+// call (arguments, turn, guard, audit, result) and needs nothing of the
+// SDK's session. Filled while the server is made, read-only after.
+type Calls struct{ handlers map[string]mcp.ToolHandler }
+
+// Handler returns the handler of the tool named name, or nil.
+func (c *Calls) Handler(name string) mcp.ToolHandler {
+	if c == nil {
+		return nil
+	}
+	return c.handlers[name]
+}
+
+// set records h as the handler of name.
+func (c *Calls) set(name string, h mcp.ToolHandler) {
+	if c.handlers == nil {
+		c.handlers = map[string]mcp.ToolHandler{}
+	}
+	c.handlers[name] = h
 }
 
 // Observer is told of every tool call, as it starts and as it ends, on
@@ -216,7 +242,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		spec = spec.without("database")
 	}
 	tool.InputSchema, tool.OutputSchema = inSchema, outSchema
-	srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		growStack()
 		start := time.Now()
 		obs := r.opts.Observer
@@ -277,7 +303,11 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "ok", Rows: out.rows(), Bytes: len(text) + len(structured), Duration: c.took})
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(structured)}, nil
-	})
+	}
+	srv.AddTool(&tool, handler)
+	if r.opts.Calls != nil {
+		r.opts.Calls.set(t.Name, handler)
+	}
 }
 
 // dbName is the configured name of the database s serves, "" for none

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/identity"
+	transport "github.com/sqlmcp/sqlmcp/internal/serve"
 	"github.com/sqlmcp/sqlmcp/internal/telemetry"
 	"github.com/sqlmcp/sqlmcp/tools"
 )
@@ -116,18 +117,22 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 	defer stopTelemetry(ctx, tel, log)
-	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules, Audit: auditTo, Observer: tel.Observer()})
+	calls := new(tools.Calls)
+	srv := tools.NewServerSet(set, &tools.Options{Logger: log, Version: buildVersion(), Rules: rules, Audit: auditTo, Observer: tel.Observer(), Calls: calls})
+	var direct transport.Calls = calls // tools/call without the SDK's dispatch
 	if mw := tel.Middleware(); mw != nil {
+		// Every call goes through the SDK, whose middleware makes its span.
 		srv.AddReceivingMiddleware(mw)
+		direct = nil
 	}
 	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, set.Ready, srv, tel.Handler(), log, start)
+		return serveHTTP(ctx, cfg, set.Ready, srv, direct, tel.Handler(), log, start)
 	}
 	if len(cfg.httpNotes) > 0 {
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")
 	}
 	start().Str("transport", "stdio").Send()
-	if err := serveStdio(ctx, srv, stdin, stdout, limits.Timeout); err != nil {
+	if err := serveStdio(ctx, srv, direct, stdin, stdout, limits.Timeout); err != nil {
 		return err
 	}
 	log.Info().Str("event", "stop").Send()

@@ -162,7 +162,7 @@ func splitList(s string) []string {
 }
 
 // serveHTTP serves srv over HTTP as cfg says, until ctx ends.
-func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, metrics http.Handler, log zerolog.Logger, start func() *zerolog.Event) error {
+func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, calls transport.Calls, metrics http.Handler, log zerolog.Logger, start func() *zerolog.Event) error {
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
@@ -174,7 +174,7 @@ func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (st
 	err := transport.HTTP(ctx, srv, &transport.HTTPOptions{
 		Addr: cfg.http, Tokens: cfg.tokens, OIDC: cfg.oidc, PublicURL: cfg.publicURL, Hosts: cfg.hosts, Origins: cfg.origins, TLS: tlsConfig,
 		MaxBodyBytes: cfg.maxBodyBytes, ShutdownGrace: cfg.shutdownGrace,
-		Ready: readiness(ready, log), Logger: log, Start: start, Metrics: metrics, MetricsOpen: cfg.metricsOpen,
+		Ready: readiness(ready, log), Logger: log, Start: start, Metrics: metrics, MetricsOpen: cfg.metricsOpen, Calls: calls,
 	})
 	if errors.As(err, new(*net.OpError)) {
 		return usageError{err}
@@ -197,6 +197,6 @@ func readiness(ready func(context.Context) (string, error), log zerolog.Logger) 
 // serveStdio serves srv on stdin and stdout. A client that hangs up at
 // once still gets every reply: a call may wait the timeout for its turn,
 // then run for the timeout.
-func serveStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io.Writer, timeout time.Duration) error {
-	return transport.Stdio(ctx, srv, stdin, stdout, 2*timeout+5*time.Second)
+func serveStdio(ctx context.Context, srv *mcp.Server, calls transport.Calls, stdin io.Reader, stdout io.Writer, timeout time.Duration) error {
+	return transport.StdioCalls(ctx, srv, calls, stdin, stdout, 2*timeout+5*time.Second)
 }

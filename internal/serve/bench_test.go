@@ -39,25 +39,30 @@ func cpuTime() time.Duration {
 // is the whole process's CPU (the few microseconds of the client's
 // loop included).
 func BenchmarkStdioSelect1(b *testing.B) {
-	sdk := func(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, _ time.Duration) error {
+	sdk := func(ctx context.Context, srv *mcp.Server, _ serve.Calls, in io.Reader, out io.Writer, _ time.Duration) error {
 		return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	}
+	sdkDispatch := func(ctx context.Context, srv *mcp.Server, _ serve.Calls, in io.Reader, out io.Writer, drain time.Duration) error {
+		return serve.Stdio(ctx, srv, in, out, drain)
 	}
 	for _, bc := range []struct {
 		name   string
 		engine func(testing.TB, *source.Options) *source.DB
-		serve  func(context.Context, *mcp.Server, io.Reader, io.Writer, time.Duration) error
+		serve  func(context.Context, *mcp.Server, serve.Calls, io.Reader, io.Writer, time.Duration) error
 	}{
-		{"engine=sqlite/transport=sqlmcp", dbtest.SQLite, serve.Stdio},
+		{"engine=sqlite/transport=sqlmcp", dbtest.SQLite, serve.StdioCalls},
+		{"engine=sqlite/transport=sqlmcp-sdk-dispatch", dbtest.SQLite, sdkDispatch},
 		{"engine=sqlite/transport=sdk", dbtest.SQLite, sdk},
-		{"engine=postgres/transport=sqlmcp", dbtest.Postgres, serve.Stdio},
+		{"engine=postgres/transport=sqlmcp", dbtest.Postgres, serve.StdioCalls},
+		{"engine=postgres/transport=sqlmcp-sdk-dispatch", dbtest.Postgres, sdkDispatch},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			srv := benchServer(b, bc.engine(b, nil))
+			srv, calls := benchServer(b, bc.engine(b, nil))
 			toServer, in := pipe(b)
 			out, fromServer := pipe(b)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			go bc.serve(ctx, srv, toServer, fromServer, time.Second)
+			go bc.serve(ctx, srv, calls, toServer, fromServer, time.Second)
 			r := bufio.NewReaderSize(out, 1<<16)
 			roundTrip := func(line string) {
 				if _, err := io.WriteString(in, line); err != nil {
@@ -100,29 +105,44 @@ func (nopWriteCloser) Close() error { return nil }
 // benchServer is the real sqlmcp server over db, its log discarded: the
 // events are still formatted, as for a real stream, but not parsed back
 // as the tests' log does.
-func benchServer(b *testing.B, db *source.DB) *mcp.Server {
+func benchServer(b *testing.B, db *source.DB) (*mcp.Server, *tools.Calls) {
 	cat, err := schema.New(db, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return tools.NewServer(db, cat, &tools.Options{Logger: zerolog.New(io.Discard)})
+	calls := new(tools.Calls)
+	return tools.NewServer(db, cat, &tools.Options{Logger: zerolog.New(io.Discard), Calls: calls}), calls
 }
 
 // BenchmarkHTTPSelect1 posts run_query SELECT 1 as a plain 2025-06-18
 // client does, over loopback, from eight goroutines at once, on SQLite
 // and PostgreSQL.
 func BenchmarkHTTPSelect1(b *testing.B) {
-	b.Run("engine=sqlite", func(b *testing.B) { benchHTTP(b, dbtest.SQLite(b, nil)) })
-	b.Run("engine=postgres", func(b *testing.B) { benchHTTP(b, dbtest.Postgres(b, nil)) })
+	for _, direct := range []bool{true, false} {
+		dispatch := ""
+		if !direct {
+			dispatch = "/sdk-dispatch"
+		}
+		b.Run("engine=sqlite"+dispatch, func(b *testing.B) { benchHTTP(b, dbtest.SQLite(b, nil), direct) })
+		b.Run("engine=postgres"+dispatch, func(b *testing.B) { benchHTTP(b, dbtest.Postgres(b, nil), direct) })
+	}
 }
 
-func benchHTTP(b *testing.B, db *source.DB) {
-	srv := benchServer(b, db)
+// benchHTTP posts SELECT 1 to db's server, whose tools/call the tools'
+// handlers answer directly (as sqlmcp serves) or, direct false, the SDK's
+// dispatch does.
+func benchHTTP(b *testing.B, db *source.DB, direct bool) {
+	srv, calls := benchServer(b, db)
+	opts := &serve.HTTPOptions{Addr: "127.0.0.1:0"}
+	if direct {
+		opts.Calls = calls
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	log := &mcptest.Log{}
+	opts.Logger = zerolog.New(startOnly{log})
 	go func() {
-		done <- serve.HTTP(ctx, srv, &serve.HTTPOptions{Addr: "127.0.0.1:0", Logger: zerolog.New(startOnly{log})})
+		done <- serve.HTTP(ctx, srv, opts)
 	}()
 	b.Cleanup(func() { cancel(); <-done })
 	var base string

@@ -36,12 +36,20 @@ const (
 
 // newServer is the real sqlmcp server over db, logging to log.
 func newServer(t testing.TB, db *source.DB, log *mcptest.Log, maxConcurrency int) *mcp.Server {
+	srv, _ := newServerCalls(t, db, log, maxConcurrency)
+	return srv
+}
+
+// newServerCalls is newServer with its tools' handlers, for the
+// transports to answer tools/call without the SDK's dispatch.
+func newServerCalls(t testing.TB, db *source.DB, log *mcptest.Log, maxConcurrency int) (*mcp.Server, *tools.Calls) {
 	t.Helper()
 	cat, err := schema.New(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tools.NewServer(db, cat, &tools.Options{Logger: zerolog.New(log), MaxConcurrency: maxConcurrency})
+	calls := new(tools.Calls)
+	return tools.NewServer(db, cat, &tools.Options{Logger: zerolog.New(log), MaxConcurrency: maxConcurrency, Calls: calls}), calls
 }
 
 // testServer is serve.HTTP running in the test.
@@ -57,12 +65,22 @@ type testServer struct {
 // ends.
 func startHTTP(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcurrency int) *testServer {
 	t.Helper()
+	return startHTTPVia(t, db, opts, maxConcurrency, true)
+}
+
+// startHTTPVia is startHTTP with tools/call answered by the tools'
+// handlers directly (as sqlmcp serves) or, direct false, by the SDK.
+func startHTTPVia(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcurrency int, direct bool) *testServer {
+	t.Helper()
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
 	}
 	s := &testServer{log: &mcptest.Log{}, done: make(chan error, 1)}
 	opts.Logger = zerolog.New(s.log).Level(zerolog.DebugLevel)
-	srv := newServer(t, db, s.log, maxConcurrency)
+	srv, calls := newServerCalls(t, db, s.log, maxConcurrency)
+	if direct {
+		opts.Calls = calls
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	go func() { s.done <- serve.HTTP(ctx, srv, &opts) }()

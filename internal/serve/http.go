@@ -88,6 +88,9 @@ type HTTPOptions struct {
 	// MetricsOpen serves /metrics without the tokens, for a scraper that
 	// cannot send one.
 	MetricsOpen bool
+	// Calls, when set, answers plain tools/call requests without the SDK's
+	// dispatch (see Calls).
+	Calls Calls
 }
 
 // token is a bearer token as HTTP keeps it: its SHA-256 digest, never the
@@ -281,7 +284,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		Logger:                       slog.New(zerolog.NewSlogHandler(sdkLog)),
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(quickPOST(srv, mcpHandler)))))
+	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(s.quickPOST(srv, opts.Calls, mcpHandler)))))
 	metrics := "none" // for the start event: how /metrics is served
 	if opts.Metrics != nil {
 		h := opts.Metrics
@@ -639,30 +642,37 @@ func (s *httpServer) readBody(next http.Handler) http.Handler {
 // have nobody left to answer either.
 func (s *httpServer) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		info, ok := ctx.Value(requestKey{}).(*requestInfo)
-		if !ok {
-			return next(ctx, method, req)
-		}
 		var tool string
 		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
 			tool = call.Params.Name
 		}
-		info.mu.Lock()
-		if info.mcpMethod == "" {
-			info.mcpMethod, info.tool = method, tool
-		}
-		info.mu.Unlock()
-		e := s.log.Debug().Str("event", "mcp_request").Str("mcp_method", method)
-		if tool != "" {
-			e = e.Str("tool", tool)
-		}
-		e.Send()
-
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		info.tie(cancel)
+		ctx, done := s.noteCall(ctx, method, tool)
+		defer done()
 		return next(ctx, method, req)
 	}
+}
+
+// noteCall notes an MCP request's method and tool ("" for none) for the
+// access log and returns its context tied to the HTTP request (see
+// mcpMiddleware), and what to call when it is answered.
+func (s *httpServer) noteCall(ctx context.Context, method, tool string) (context.Context, context.CancelFunc) {
+	info, ok := ctx.Value(requestKey{}).(*requestInfo)
+	if !ok {
+		return ctx, func() {}
+	}
+	info.mu.Lock()
+	if info.mcpMethod == "" {
+		info.mcpMethod, info.tool = method, tool
+	}
+	info.mu.Unlock()
+	e := s.log.Debug().Str("event", "mcp_request").Str("mcp_method", method)
+	if tool != "" {
+		e = e.Str("tool", tool)
+	}
+	e.Send()
+	ctx, cancel := context.WithCancel(ctx)
+	info.tie(cancel)
+	return ctx, cancel
 }
 
 // healthz says the process is up.

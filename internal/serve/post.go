@@ -29,7 +29,7 @@ var quickMethods = map[string]bool{"tools/call": true, "tools/list": true, "ping
 // reply is JSON, which the streamable HTTP transport allows. Anything else
 // (initialize, notifications, batches, 2026-07-28 requests, GET, DELETE)
 // goes to next, the SDK's handler.
-func quickPOST(srv *mcp.Server, next http.Handler) http.Handler {
+func (s *httpServer) quickPOST(srv *mcp.Server, calls Calls, next http.Handler) http.Handler {
 	supported := map[string]bool{"": true}
 	for _, v := range mcp.SupportedProtocolVersions() {
 		if v < statelessRevision {
@@ -58,6 +58,10 @@ func quickPOST(srv *mcp.Server, next http.Handler) http.Handler {
 			return
 		}
 		// The headers, as the SDK's handler hands them on (a traceparent).
+		if h, params := directCall(calls, req); h != nil {
+			s.answerDirect(w, r, h, req, params)
+			return
+		}
 		req.Extra = &mcp.RequestExtra{Header: r.Header}
 		if version == "" {
 			version = "2025-03-26" // what the SDK assumes without the header
@@ -176,4 +180,21 @@ func (c *oneShot) Write(_ context.Context, msg jsonrpc.Message) error {
 func (c *oneShot) Close() error {
 	c.onceCl.Do(func() { close(c.closed) })
 	return nil
+}
+
+// answerDirect answers a plain tools/call with its handler (see Calls),
+// noting it for the access log and tying it to the request as
+// mcpMiddleware does for the SDK's path.
+func (s *httpServer) answerDirect(w http.ResponseWriter, r *http.Request, h mcp.ToolHandler, req *jsonrpc.Request, params *mcp.CallToolParamsRaw) {
+	ctx, done := s.noteCall(r.Context(), req.Method, params.Name)
+	reply := answer(ctx, h, req.ID, params)
+	done()
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := encode(buf, reply); err != nil {
+		http.Error(w, "encoding the reply: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(buf.Bytes())
 }

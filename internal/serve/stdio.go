@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -28,8 +29,15 @@ import (
 // library, and writes replies from pooled buffers without re-encoding the
 // result the SDK already marshalled (see UPSTREAM.md).
 func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, drain time.Duration) error {
+	return StdioCalls(ctx, srv, nil, in, out, drain)
+}
+
+// StdioCalls is Stdio with the plain tools/call requests answered by
+// calls' handlers rather than the SDK's dispatch (see Calls); nil calls
+// is Stdio.
+func StdioCalls(ctx context.Context, srv *mcp.Server, calls Calls, in io.Reader, out io.Writer, drain time.Duration) error {
 	defer keepHeapFloor()
-	err := srv.Run(ctx, &stdioTransport{in: in, out: out, drain: drain})
+	err := srv.Run(ctx, &stdioTransport{in: in, out: out, drain: drain, calls: calls})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return err
 	}
@@ -41,17 +49,21 @@ type stdioTransport struct {
 	in    io.Reader
 	out   io.Writer
 	drain time.Duration
+	calls Calls // nil: every message goes to the SDK
 }
 
-// Connect starts the connection's one reader goroutine.
-func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+// Connect starts the connection's one reader goroutine. Calls answered
+// directly run with ctx, until the connection closes.
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c := &stdioConn{
 		out:      t.out,
 		drain:    t.drain,
+		calls:    t.calls,
 		incoming: make(chan incoming),
 		closed:   make(chan struct{}),
 		answered: make(chan struct{}),
 	}
+	c.ctx, c.stop = context.WithCancel(ctx)
 	go c.readLoop(t.in)
 	return c, nil
 }
@@ -77,6 +89,15 @@ type stdioConn struct {
 	pending  int           // requests delivered, not yet answered
 	answered chan struct{} // closed, and replaced, when pending falls
 	batches  map[jsonrpc.ID]*batch
+
+	// The calls answered without the SDK (see Calls): they run with ctx,
+	// which stop cancels as the connection closes.
+	calls       Calls
+	ctx         context.Context
+	stop        context.CancelFunc
+	initID      *jsonrpc.ID                       // of the initialize request, under mu
+	initialized atomic.Bool                       // its reply went out without an error
+	direct      map[jsonrpc.ID]context.CancelFunc // calls in flight, under mu
 }
 
 // batch collects the replies to a JSON-RPC batch, written as one array
@@ -90,7 +111,10 @@ type batch struct {
 func (c *stdioConn) SessionID() string { return "" }
 
 func (c *stdioConn) Close() error {
-	c.once.Do(func() { close(c.closed) })
+	c.once.Do(func() {
+		close(c.closed)
+		c.stop()
+	})
 	return nil
 }
 
@@ -151,6 +175,10 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	resp, isReply := msg.(*jsonrpc.Response)
 	if isReply {
 		c.mu.Lock()
+		if c.initID != nil && *c.initID == resp.ID {
+			c.initID = nil
+			c.initialized.Store(resp.Error == nil)
+		}
 		c.pending--
 		close(c.answered)
 		c.answered = make(chan struct{})
@@ -281,6 +309,9 @@ func (c *stdioConn) readLoop(in io.Reader) {
 				c.writeLine(&jsonrpc.Response{Error: derr})
 			}
 			for _, m := range msgs {
+				if c.answerDirect(m) {
+					continue
+				}
 				select {
 				case c.incoming <- incoming{msg: m}:
 				case <-c.closed:
@@ -296,6 +327,83 @@ func (c *stdioConn) readLoop(in io.Reader) {
 			return
 		}
 	}
+}
+
+// answerDirect answers m itself and reports true when m is a plain
+// tools/call on an initialized session (directCall) or the cancellation of
+// one such call in flight; it notes the initialize request, whose reply
+// marks the session initialized, as the SDK's state does.
+func (c *stdioConn) answerDirect(m jsonrpc.Message) bool {
+	req, ok := m.(*jsonrpc.Request)
+	if !ok || c.calls == nil {
+		return false
+	}
+	switch req.Method {
+	case "initialize":
+		if req.IsCall() {
+			c.mu.Lock()
+			id := req.ID
+			c.initID = &id
+			c.mu.Unlock()
+		}
+		return false
+	case "notifications/cancelled":
+		return c.cancelDirect(req.Params)
+	}
+	if !c.initialized.Load() {
+		return false
+	}
+	h, params := directCall(c.calls, req)
+	if h == nil {
+		return false
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.mu.Lock()
+	if _, dup := c.direct[req.ID]; dup {
+		// The SDK decides what an id reused in flight gets.
+		c.mu.Unlock()
+		cancel()
+		return false
+	}
+	if c.direct == nil {
+		c.direct = map[jsonrpc.ID]context.CancelFunc{}
+	}
+	c.direct[req.ID] = cancel
+	c.pending++ // Write counts it answered
+	c.mu.Unlock()
+	go func() {
+		resp := answer(ctx, h, req.ID, params)
+		c.mu.Lock()
+		delete(c.direct, req.ID)
+		c.mu.Unlock()
+		cancel()
+		c.Write(context.Background(), resp)
+	}()
+	return true
+}
+
+// cancelDirect cancels the call in flight that the notifications/cancelled
+// params name, reporting whether it was one answered directly; the SDK
+// hears of the others.
+func (c *stdioConn) cancelDirect(params json.RawMessage) bool {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	id, err := decodeID(p.RequestID)
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	cancel := c.direct[id]
+	c.mu.Unlock()
+	if cancel == nil {
+		return false
+	}
+	cancel()
+	return true
 }
 
 // readLine appends the next line of r, without its newline, to line. At

@@ -53,7 +53,31 @@ func replies(t *testing.T, out []byte) map[string]map[string]json.RawMessage {
 // pipeline does: every request is still answered, a slow one too.
 func TestStdioAnswersBeforeHangingUp(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	viaBoth(t, testStdioAnswersBeforeHangingUp)
+}
+
+// viaBoth runs test with tools/call answered by the tools' handlers
+// directly, as sqlmcp serves, and by the SDK's dispatch.
+func viaBoth(t *testing.T, test func(t *testing.T, serve stdioFunc, srv *mcp.Server)) {
+	for _, direct := range []bool{true, false} {
+		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
+			t.Parallel()
+			srv, calls := newServerCalls(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+			run := serve.Stdio
+			if direct {
+				run = func(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, drain time.Duration) error {
+					return serve.StdioCalls(ctx, srv, calls, in, out, drain)
+				}
+			}
+			test(t, run, srv)
+		})
+	}
+}
+
+// stdioFunc is serve.Stdio's signature.
+type stdioFunc func(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, drain time.Duration) error
+
+func testStdioAnswersBeforeHangingUp(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
 	const calls = 20
 	var in strings.Builder
 	in.WriteString(initializeLine)
@@ -70,7 +94,7 @@ func TestStdioAnswersBeforeHangingUp(t *testing.T) {
 	in.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}`) // no newline: the end of input ends it
 
 	var out bytes.Buffer
-	if err := serve.Stdio(t.Context(), srv, strings.NewReader(in.String()), &out, time.Minute); err != nil {
+	if err := stdio(t.Context(), srv, strings.NewReader(in.String()), &out, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	answered := replies(t, out.Bytes())
@@ -111,7 +135,10 @@ func TestStdioDrainBound(t *testing.T) {
 // blank lines are skipped.
 func TestStdioLines(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	viaBoth(t, testStdioLines)
+}
+
+func testStdioLines(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
 	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}` + "\n" +
 		"\n" +
 		"not json\n" +
@@ -119,7 +146,7 @@ func TestStdioLines(t *testing.T) {
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"two","method":"ping"}]` + "\n" +
 		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}` + "\n"
 	var out bytes.Buffer
-	if err := serve.Stdio(t.Context(), srv, strings.NewReader(in), &out, time.Minute); err != nil {
+	if err := stdio(t.Context(), srv, strings.NewReader(in), &out, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
