@@ -136,18 +136,23 @@ func judgeFunctions(call string, fns []PostgresFunction) *Error {
 
 // judgeFunction judges one function that call can reach; of is how many
 // functions call can reach, builtin whether one of them is built in.
+//
+// An operator reaches every function of its name, often dozens, and most
+// are fine: the words of a refusal are made only for one.
 func judgeFunction(call string, f PostgresFunction, of int, builtin bool) *Error {
 	lower := strings.ToLower(f.Name)
-	full := f.Schema + "." + f.Name + "()"
-	may := "calls " + full
-	if of > 1 || !strings.EqualFold(strings.TrimSuffix(call, "()"), f.Name) {
-		may = "can reach " + full
+	full := func() string { return f.Schema + "." + f.Name + "()" }
+	may := func() string {
+		if of > 1 || !strings.EqualFold(strings.TrimSuffix(call, "()"), f.Name) {
+			return "can reach " + full()
+		}
+		return "calls " + full()
 	}
 	if hint, denied := pgDenied(lower); denied {
 		if strings.EqualFold(strings.TrimSuffix(call, "()"), f.Name) {
 			return &Error{Reason: "the function " + call + " is not allowed", Hint: hint}
 		}
-		return &Error{Reason: fmt.Sprintf("%s %s, which is not allowed", call, may), Hint: hint}
+		return &Error{Reason: fmt.Sprintf("%s %s, which is not allowed", call, may()), Hint: hint}
 	}
 	switch {
 	case f.Origin == "", f.Allowed:
@@ -158,12 +163,12 @@ func judgeFunction(call string, f PostgresFunction, of int, builtin bool) *Error
 		}
 		return &Error{
 			Reason: fmt.Sprintf("%s %s, which is defined in this database, not built in: "+
-				"its body cannot be checked, so it is not allowed", call, may),
+				"its body cannot be checked, so it is not allowed", call, may()),
 			Hint: hint + "An operator can allow it with --allow-function " + f.Schema + "." + f.Name,
 		}
 	case VettedExtensions[f.Origin] == "":
 		return &Error{
-			Reason: fmt.Sprintf("%s %s, from the extension %s, which this server does not allow", call, may, f.Origin),
+			Reason: fmt.Sprintf("%s %s, from the extension %s, which this server does not allow", call, may(), f.Origin),
 			Hint:   "Write the query without it. An operator can allow the extension with --allow-extension " + f.Origin,
 		}
 	}
@@ -177,7 +182,7 @@ func judgeFunction(call string, f PostgresFunction, of int, builtin bool) *Error
 		}
 	}
 	return &Error{
-		Reason: fmt.Sprintf("%s %s, which is volatile, and is not allowed", call, may),
+		Reason: fmt.Sprintf("%s %s, which is volatile, and is not allowed", call, may()),
 		Hint:   "Only functions that cannot change anything (immutable or stable ones) may be called; write the query without it",
 	}
 }

@@ -26,6 +26,10 @@ import (
 
 const select1 = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 1"}}}` + "\n"
 
+// pointLookup is a point lookup whose text differs from call to call, as
+// a model's do: the guard judges each one afresh.
+const pointLookup = `{"jsonrpc":"2.0","id":%[1]d,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT * FROM customers WHERE id = 1 + (%[1]d * 7919) %% 4"}}}` + "\n"
+
 // cpuTime is the CPU this process has used, user and system.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -56,34 +60,40 @@ func BenchmarkStdioSelect1(b *testing.B) {
 		{"engine=postgres/transport=sqlmcp", dbtest.Postgres, serve.StdioCalls},
 		{"engine=postgres/transport=sqlmcp-sdk-dispatch", dbtest.Postgres, sdkDispatch},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			srv, calls := benchServer(b, bc.engine(b, nil))
-			toServer, in := pipe(b)
-			out, fromServer := pipe(b)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go bc.serve(ctx, srv, calls, toServer, fromServer, time.Second)
-			r := bufio.NewReaderSize(out, 1<<16)
-			roundTrip := func(line string) {
-				if _, err := io.WriteString(in, line); err != nil {
-					b.Fatal(err)
-				}
-				reply, err := r.ReadSlice('\n')
-				if err != nil || !bytes.Contains(reply, []byte(`"result"`)) || bytes.Contains(reply, []byte(`"isError":true`)) {
-					b.Fatalf("%v: %s", err, reply)
-				}
+		for _, call := range []string{select1, pointLookup} {
+			name := bc.name
+			if call == pointLookup {
+				name += "/point"
 			}
-			roundTrip(strings.SplitAfter(initializeLine, "\n")[0])
-			io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[1])
-			b.ReportAllocs()
-			cpu := cpuTime()
-			i := 0
-			for b.Loop() {
-				i++
-				roundTrip(fmt.Sprintf(select1, i))
-			}
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-us/op")
-		})
+			b.Run(name, func(b *testing.B) {
+				srv, calls := benchServer(b, bc.engine(b, nil))
+				toServer, in := pipe(b)
+				out, fromServer := pipe(b)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				go bc.serve(ctx, srv, calls, toServer, fromServer, time.Second)
+				r := bufio.NewReaderSize(out, 1<<16)
+				roundTrip := func(line string) {
+					if _, err := io.WriteString(in, line); err != nil {
+						b.Fatal(err)
+					}
+					reply, err := r.ReadSlice('\n')
+					if err != nil || !bytes.Contains(reply, []byte(`"result"`)) || bytes.Contains(reply, []byte(`"isError":true`)) {
+						b.Fatalf("%v: %s", err, reply)
+					}
+				}
+				roundTrip(strings.SplitAfter(initializeLine, "\n")[0])
+				io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[1])
+				b.ReportAllocs()
+				cpu := cpuTime()
+				i := 0
+				for b.Loop() {
+					i++
+					roundTrip(fmt.Sprintf(call, i))
+				}
+				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-us/op")
+			})
+		}
 	}
 }
 
