@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,11 +87,102 @@ func answer(ctx context.Context, h mcp.ToolHandler, id jsonrpc.ID, params *mcp.C
 		r.Content = []mcp.Content{} // as the SDK does: no "null"
 		res = &r
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // as jsonrpc2's jsonMarshal
-	if err := enc.Encode(res); err != nil {
+	b, err := marshalResult(res)
+	if err != nil {
 		return &jsonrpc.Response{ID: id, Error: err}
 	}
-	return &jsonrpc.Response{ID: id, Result: bytes.TrimSuffix(buf.Bytes(), []byte("\n"))}
+	return &jsonrpc.Response{ID: id, Result: b}
+}
+
+// marshalResult is res as the SDK marshals it (jsonrpc2's jsonMarshal:
+// an Encoder without HTML escaping, around CallToolResult's MarshalJSON).
+// The results sqlmcp's tools make, one text and structured content that
+// is already compact JSON, are written directly: encoding/json would scan
+// and copy the text and the structured content two more times, once per
+// MarshalJSON it meets (UPSTREAM.md, 4). Any other result goes the SDK's
+// way.
+func marshalResult(res *mcp.CallToolResult) ([]byte, error) {
+	if b, ok := plainResult(res); ok {
+		return b, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// plainResult writes res when it holds nothing but one text content (no
+// _meta, no annotations), structured content as a json.RawMessage that is
+// valid, compact JSON, and IsError: the fields, order and escaping of
+// CallToolResult's and TextContent's MarshalJSON. Any other field set,
+// exported or not (a multi round trip's), and it reports false.
+func plainResult(res *mcp.CallToolResult) ([]byte, bool) {
+	if res == nil || len(res.Content) != 1 {
+		return nil, false
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok || text == nil || len(text.Meta) > 0 || text.Annotations != nil {
+		return nil, false
+	}
+	var structured json.RawMessage
+	switch sc := res.StructuredContent.(type) {
+	case nil:
+	case json.RawMessage:
+		// json.Marshal, inside CallToolResult's MarshalJSON, would escape
+		// these within strings: leave such text to it.
+		if len(sc) == 0 || bytes.ContainsAny(sc, "<>&\u2028\u2029") || !json.Valid(sc) || !isCompact(sc) {
+			return nil, false
+		}
+		structured = sc
+	default:
+		return nil, false
+	}
+	v := reflect.ValueOf(res).Elem()
+	for i := range v.NumField() {
+		switch v.Type().Field(i).Name {
+		case "Content", "StructuredContent", "IsError", "err": // err is never marshalled
+		default:
+			if !v.Field(i).IsZero() {
+				return nil, false
+			}
+		}
+	}
+	quoted, err := json.Marshal(text.Text) // escaped as TextContent's json.Marshal escapes it
+	if err != nil {
+		return nil, false
+	}
+	b := make([]byte, 0, len(quoted)+len(structured)+64)
+	b = append(b, `{"content":[{"type":"text","text":`...)
+	b = append(b, quoted...)
+	b = append(b, `}]`...)
+	if structured != nil {
+		b = append(b, `,"structuredContent":`...)
+		b = append(b, structured...)
+	}
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	return append(b, '}'), true
+}
+
+// isCompact reports whether the valid JSON b holds no whitespace outside
+// its strings, so that encoding/json's compaction would leave it as it is.
+func isCompact(b []byte) bool {
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return false
+		}
+	}
+	return true
 }
