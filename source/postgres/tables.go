@@ -2,7 +2,9 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -18,21 +20,87 @@ const pgRelations = `c.relkind IN ('r', 'v', 'm', 'p', 'f') AND NOT c.relisparti
 // pgKinds names relkinds.
 var pgKinds = map[string]string{"r": "table", "v": "view", "m": "materialized view", "p": "partitioned table", "f": "foreign table"}
 
+// pgTablesSQL lists the relations, with their estimated rows, descriptions and whether the role may read them (ReadTables).
+const pgTablesSQL = `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint,
+			coalesce(obj_description(c.oid, 'pg_class'), ''), n.nspname = ANY(current_schemas(false)),
+			has_schema_privilege(n.oid, 'USAGE'), has_any_column_privilege(c.oid, 'SELECT')
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE ` + pgRelations + ` ORDER BY 1, 2`
+
+// pgColumnsSQL lists every column, in order, with its type, default and description (ReadTables).
+const pgColumnsSQL = `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
+			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(col_description(c.oid, a.attnum), ''),
+			coalesce(to_jsonb(a) ->> 'attgenerated', '') <> ''
+		FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+		WHERE a.attnum > 0 AND NOT a.attisdropped AND ` + pgRelations + ` ORDER BY 1, 2, a.attnum`
+
+// pgPrimaryKeysSQL lists the primary keys' columns, with their place in the key (ReadTables).
+const pgPrimaryKeysSQL = `SELECT n.nspname, c.relname, a.attname, k.ord
+		FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+		JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+		WHERE i.indisprimary AND ` + pgRelations
+
+// pgForeignKeysSQL lists the foreign keys, a row per column pair, in order (ReadTables).
+const pgForeignKeysSQL = `SELECT n.nspname, c.relname, k.conname, rn.nspname, rc.relname, a.attname, ra.attname
+		FROM pg_constraint k
+		JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		JOIN pg_class rc ON rc.oid = k.confrelid JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+		CROSS JOIN LATERAL unnest(k.conkey, k.confkey) WITH ORDINALITY AS u(attnum, refnum, ord)
+		JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
+		JOIN pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = u.refnum
+		WHERE k.contype = 'f' AND ` + pgRelations + ` ORDER BY 1, 2, 3, u.ord`
+
+// pgIndexesSQL lists the indexes' columns, in order ("" for an expression) (ReadTables).
+const pgIndexesSQL = `SELECT n.nspname, c.relname, ic.relname, i.indisunique, coalesce(a.attname, '')
+		FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		JOIN pg_class ic ON ic.oid = i.indexrelid
+		CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+		LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum AND k.attnum > 0
+		WHERE ` + pgRelations + ` ORDER BY 1, 2, 3, k.ord`
+
+// catalogRead is one of ReadTables' statements and what it lists, for its
+// error.
+type catalogRead struct{ what, sql string }
+
+// catalogReads runs the reads at once, each on its own connection, with
+// schemas as $1, and returns their rows in order: they are independent
+// statements, each in its own transaction as when they ran one after
+// another, and the pool's connections are spare at start, so the catalog
+// is read in about the time of its slowest statement.
+func catalogReads(ctx context.Context, r source.Reader, schemas []string, reads []catalogRead) ([][][]any, error) {
+	rows := make([][][]any, len(reads))
+	errs := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for i, rd := range reads {
+		wg.Go(func() {
+			rows[i], errs[i] = r.Catalog(ctx, rd.sql, schemas)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("%s: %w", rd.what, errs[i])
+			}
+		})
+	}
+	wg.Wait()
+	return rows, errors.Join(errs...)
+}
+
 // ReadTables reads the tables of the schemas asked for (empty: all but the
-// system ones) in seven catalog queries through r, the last two filling
+// system ones) in seven catalog queries through r, run at once (catalogReads), the last two filling
 // each view's Reads.
 func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []string) ([]source.TableDef, error) {
 	if schemas == nil {
 		schemas = []string{}
 	}
-	rows, err := r.Catalog(ctx, `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint,
-			coalesce(obj_description(c.oid, 'pg_class'), ''), n.nspname = ANY(current_schemas(false)),
-			has_schema_privilege(n.oid, 'USAGE'), has_any_column_privilege(c.oid, 'SELECT')
-		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE `+pgRelations+` ORDER BY 1, 2`, schemas)
+	reads, err := catalogReads(ctx, r, schemas, []catalogRead{
+		{"listing tables", pgTablesSQL}, {"listing columns", pgColumnsSQL}, {"listing primary keys", pgPrimaryKeysSQL},
+		{"listing foreign keys", pgForeignKeysSQL}, {"listing indexes", pgIndexesSQL},
+		{"listing what views read", pgViewReadsSQL}, {"listing the functions views call", pgViewCallsSQL},
+	})
 	if err != nil {
-		return nil, fmt.Errorf("listing tables: %w", err)
+		return nil, err
 	}
+	rows := reads[0]
 	tables := make([]source.TableDef, len(rows))
 	byKey := make(map[string]*source.TableDef, len(rows))
 	for i, row := range rows {
@@ -52,14 +120,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	}
 	table := func(row []any) *source.TableDef { return byKey[source.CellText(row[0])+"."+source.CellText(row[1])] }
 
-	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
-			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(col_description(c.oid, a.attnum), ''),
-			coalesce(to_jsonb(a) ->> 'attgenerated', '') <> ''
-		FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-		LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-		WHERE a.attnum > 0 AND NOT a.attisdropped AND `+pgRelations+` ORDER BY 1, 2, a.attnum`, schemas); err != nil {
-		return nil, fmt.Errorf("listing columns: %w", err)
-	}
+	rows = reads[1]
 	for _, row := range rows {
 		t := table(row)
 		if t == nil {
@@ -75,13 +136,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		t.Columns = append(t.Columns, col)
 	}
 
-	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, a.attname, k.ord
-		FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-		CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
-		JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-		WHERE i.indisprimary AND `+pgRelations, schemas); err != nil {
-		return nil, fmt.Errorf("listing primary keys: %w", err)
-	}
+	rows = reads[2]
 	for _, row := range rows {
 		if t := table(row); t != nil {
 			for i := range t.Columns {
@@ -92,16 +147,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		}
 	}
 
-	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, k.conname, rn.nspname, rc.relname, a.attname, ra.attname
-		FROM pg_constraint k
-		JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-		JOIN pg_class rc ON rc.oid = k.confrelid JOIN pg_namespace rn ON rn.oid = rc.relnamespace
-		CROSS JOIN LATERAL unnest(k.conkey, k.confkey) WITH ORDINALITY AS u(attnum, refnum, ord)
-		JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
-		JOIN pg_attribute ra ON ra.attrelid = k.confrelid AND ra.attnum = u.refnum
-		WHERE k.contype = 'f' AND `+pgRelations+` ORDER BY 1, 2, 3, u.ord`, schemas); err != nil {
-		return nil, fmt.Errorf("listing foreign keys: %w", err)
-	}
+	rows = reads[3]
 	lastKey := ""
 	for _, row := range rows {
 		t := table(row)
@@ -117,14 +163,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		k.RefColumns = append(k.RefColumns, source.CellText(row[6]))
 	}
 
-	if rows, err = r.Catalog(ctx, `SELECT n.nspname, c.relname, ic.relname, i.indisunique, coalesce(a.attname, '')
-		FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-		JOIN pg_class ic ON ic.oid = i.indexrelid
-		CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
-		LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum AND k.attnum > 0
-		WHERE `+pgRelations+` ORDER BY 1, 2, 3, k.ord`, schemas); err != nil {
-		return nil, fmt.Errorf("listing indexes: %w", err)
-	}
+	rows = reads[4]
 	for _, row := range rows {
 		t := table(row)
 		if t == nil {
@@ -142,9 +181,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		}
 		ix.Columns = append(ix.Columns, col)
 	}
-	if err := readViewReads(ctx, r, schemas, byKey); err != nil {
-		return nil, err
-	}
+	readViewReads(reads[5], reads[6], byKey)
 	return tables, nil
 }
 
@@ -185,19 +222,11 @@ WHERE c.relkind IN ('v', 'm') AND w.rulename = '_RETURN' AND ` + pgRelations + `
 // (count(*)) or, for every relation it reads, when it holds a whole-row
 // reference (which could be to any of them). A view that calls a function
 // or operator not built in keeps Reads nil: what it reads cannot be told.
-func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey map[string]*source.TableDef) error {
+func readViewReads(rows, calls [][]any, byKey map[string]*source.TableDef) {
 	for _, t := range byKey {
 		if t.Kind == "view" || t.Kind == "materialized view" {
 			t.Reads = []source.ColumnRead{}
 		}
-	}
-	rows, err := r.Catalog(ctx, pgViewReadsSQL, schemas)
-	if err != nil {
-		return fmt.Errorf("listing what views read: %w", err)
-	}
-	calls, err := r.Catalog(ctx, pgViewCallsSQL, schemas)
-	if err != nil {
-		return fmt.Errorf("listing the functions views call: %w", err)
 	}
 	for _, row := range calls {
 		if t := byKey[source.CellText(row[0])+"."+source.CellText(row[1])]; t != nil {
@@ -222,7 +251,6 @@ func readViewReads(ctx context.Context, r source.Reader, schemas []string, byKey
 			t.Reads = append(t.Reads, read)
 		}
 	}
-	return nil
 }
 
 // Values is PostgreSQL's SQL for the value tools: sampling pages across a
