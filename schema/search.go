@@ -784,7 +784,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		key += "\x00" + strconv.FormatInt(r.rounded, 10)
 		folded := false
 		for _, s := range alike[key] {
-			if sameEvidence(s.r, r) {
+			if ix.sameEvidence(s.r, r) {
 				if m := &ms[s.i]; len(m.also) < maxAlso {
 					m.also = append(m.also, ix.tables[r.table].Name)
 				} else {
@@ -806,8 +806,14 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 }
 
 // sameEvidence reports whether two candidates of one name and score
-// matched alike: the same words in the same fields, the same joins.
-func sameEvidence(a, b ranked) bool {
+// matched alike: the same words in the same fields, the same joins. The
+// two ends of a join (enrollments.course_id = courses.course_id) carry
+// the same evidence but are not alike, as a query needs both: candidates
+// with joins are alike only as copies of one table.
+func (ix *searchIndex) sameEvidence(a, b ranked) bool {
+	if (len(a.joins) > 0 || len(b.joins) > 0) && ix.family[a.table] != ix.family[b.table] {
+		return false
+	}
 	same := func(x, y *scored) bool {
 		if x == nil || y == nil {
 			return x == y
@@ -1213,7 +1219,7 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 		distinct++
 		// Its copies follow it and take no place of their own.
 		for i := range pool {
-			if !done[i] && out[i].rounded == r.rounded && ix.sameName(out[i], r) && sameEvidence(out[i], r) {
+			if !done[i] && out[i].rounded == r.rounded && ix.sameName(out[i], r) && ix.sameEvidence(out[i], r) {
 				done[i] = true
 				c := out[i]
 				c.gain = bestGain
