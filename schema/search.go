@@ -910,6 +910,9 @@ const (
 	inheritedOnly = 0.5
 )
 
+// nameStem and titleStem are the stems of the words that make a label.
+var nameStem, titleStem = stem("name"), stem("title")
+
 // isLabel reports whether a column names its row: a text column called
 // name or title, or a name of some kind (first_name, school_name).
 func isLabel(d *searchDoc) bool {
@@ -917,7 +920,7 @@ func isLabel(d *searchDoc) bool {
 		return false
 	}
 	for _, w := range d.fields[fName] {
-		if w == "nam" || w == "titl" {
+		if w == nameStem || w == titleStem {
 			return true
 		}
 	}
