@@ -910,17 +910,15 @@ const (
 	inheritedOnly = 0.5
 )
 
-// nameStem and titleStem are the stems of the words that make a label.
-var nameStem, titleStem = stem("name"), stem("title")
-
 // isLabel reports whether a column names its row: a text column called
-// name or title, or a name of some kind (first_name, school_name).
+// name or title, or a name of some kind (first_name, school_name,
+// username, surname: a word ending in name).
 func isLabel(d *searchDoc) bool {
 	if !textLike(d.col.Type) {
 		return false
 	}
-	for _, w := range d.fields[fName] {
-		if w == nameStem || w == titleStem {
+	for _, w := range Words(d.col.Name) {
+		if w == "title" || strings.HasSuffix(w, "name") {
 			return true
 		}
 	}
