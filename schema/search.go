@@ -760,6 +760,9 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		if ix.isView[out[i].table] {
 			out[i].score *= viewShare
 		}
+		if ti := out[i].table; ix.family[ti] != ti {
+			out[i].score *= copyWeight
+		}
 	}
 	out = prune(out, max(maxCandidates, 10*limit))
 	out = ix.addJoins(out, limit, nq)
@@ -1132,6 +1135,13 @@ const viewShare = 0.7
 // adds to the list once the list holds the same column of another table
 // of its family: the copy is named in the first's place, not in its own.
 const copyShare = 0.3
+
+// copyWeight is how much a copy of a table (copyFamilies) counts
+// against the table: like a view, it repeats the table's columns, and of
+// the two matching alike the table comes first, as queries are most
+// often written against it; a copy whose own words match better still
+// leads.
+const copyWeight = 0.7
 
 // coverPool is how many of the best candidates, at least, the covering
 // order is chosen from.
