@@ -26,9 +26,9 @@ type Match struct {
 	// Why says, per field, which words of the query matched there and
 	// how: "name: grade, lowest~low; table name: school". A word~form
 	// pair is a word matched in another form (a prefix, a stem). Last,
-	// "alike in orders_2023, stg_orders and 4 more" names the other tables
-	// whose same-named column (or which, for a table, themselves) matched
-	// exactly alike, such as copies of the table, listed once here.
+	// "alike in orders_2023, stg_orders and 4 more" names the copies of
+	// the table whose same-named column (or which, for a table,
+	// themselves) matched exactly alike, listed once here.
 	Why         string `json:"why,omitempty"`
 	Description string `json:"description,omitempty"`
 	// Commented is true when Description is the database's own comment,
@@ -809,12 +809,13 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 }
 
 // sameEvidence reports whether two candidates of one name and score
-// matched alike: the same words in the same fields, the same joins. The
-// two ends of a join (enrollments.course_id = courses.course_id) carry
-// the same evidence but are not alike, as a query needs both: candidates
-// with joins are alike only as copies of one table.
+// matched alike: copies of one table (copyFamilies) with the same words
+// in the same fields and the same joins. Columns of one name in tables
+// that are not copies (attendance.reason, drop_log.reason; the two ends
+// of a join) are not alike, however they matched: a query may need
+// either, or both.
 func (ix *searchIndex) sameEvidence(a, b ranked) bool {
-	if (len(a.joins) > 0 || len(b.joins) > 0) && ix.family[a.table] != ix.family[b.table] {
+	if ix.family[a.table] != ix.family[b.table] {
 		return false
 	}
 	same := func(x, y *scored) bool {
