@@ -723,8 +723,20 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// the date columns of the tables it is about: each candidate's date
 	// or time column holds that word's evidence, as a word of its own.
 	nq := len(stems)
+	lenders, lent, lender := ix.bestColumnTables(cols, lendTables)
 	if trig := timeWord(query); trig != "" && ix.nTemporal > 0 {
 		h := hit{score: timeWeight * fieldWeights[fName] * idf(nCols, ix.nTemporal), field: fName, word: "date or time", how: "time"}
+		// The tables it is about are those that matched and those whose
+		// own columns matched best, named or not (absences: the
+		// attendance table's status and excused columns).
+		for _, ti := range lenders {
+			first := ix.firstColumn(ti)
+			for i := range ix.tables[ti].Columns {
+				if d := first + int32(i); ix.temporal[d] {
+					get(cols, d)
+				}
+			}
+		}
 		for d, s := range cols {
 			if ix.temporal[d] {
 				s.add(nq, h)
@@ -753,6 +765,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			}
 			r.score += share * ts.score
 			r.inherited, r.share = ts, share
+		}
+		if l, ok := lent[doc.table]; ok && lender[doc.table] != d && len(s.hits) > 0 {
+			// A column of a table whose other column matched best takes
+			// a share of that match, as of its table's own.
+			r.score += max(0, siblingShare*l-r.share*scoreOf(r.inherited))
 		}
 		out = append(out, r)
 	}
@@ -1266,6 +1283,51 @@ func (ix *searchIndex) sameName(a, b ranked) bool {
 		return false
 	}
 	return a.doc < 0 || strings.EqualFold(ix.cols[a.doc].col.Name, ix.cols[b.doc].col.Name)
+}
+
+// lendTables is how many of the tables whose columns matched best lend
+// that match to their other columns: a table is what a question is about
+// when its columns match it, whether or not its own name does (the
+// attendance table of "unexcused absences", by its status and excused
+// columns).
+const lendTables = 3
+
+// siblingShare is how much of the best column's match of such a table
+// its other matching columns take (a date column by the question's
+// time, a column by one word), when it is more than they inherit from
+// the table's own match.
+const siblingShare = 0.5
+
+func scoreOf(s *scored) float64 {
+	if s == nil {
+		return 0
+	}
+	return s.score
+}
+
+// bestColumnTables returns the n tables whose columns' own words (not
+// their table's) scored best in cols, best first, with each one's best
+// score and the column that has it.
+func (ix *searchIndex) bestColumnTables(cols map[int32]*scored, n int) ([]int32, map[int32]float64, map[int32]int32) {
+	best := map[int32]float64{}
+	at := map[int32]int32{}
+	for d, s := range cols {
+		ti := ix.cols[d].table
+		if len(s.hits) > 0 && (s.score > best[ti] || s.score == best[ti] && d < at[ti]) {
+			best[ti], at[ti] = s.score, d
+		}
+	}
+	tables := make([]int32, 0, len(best))
+	for ti := range best {
+		tables = append(tables, ti)
+	}
+	slices.SortFunc(tables, func(a, b int32) int { return cmp.Or(cmp.Compare(best[b], best[a]), cmp.Compare(a, b)) })
+	tables = tables[:min(n, len(tables))]
+	lent, lender := map[int32]float64{}, map[int32]int32{}
+	for _, ti := range tables {
+		lent[ti], lender[ti] = best[ti], at[ti]
+	}
+	return tables, lent, lender
 }
 
 // timeWeight is how much a time in the question counts for a date
