@@ -686,11 +686,17 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	}
 	var out []ranked
 	tableScore := map[int32]*scored{}
-	var matched []int32 // the tables that matched
+	entityTable := map[int32]bool{} // tables whose names hold an entity word
+	var matched []int32             // the tables that matched
 	for d, s := range tabs {
 		phrase(s, &ix.tabs[d].fields)
 		ti := ix.tabs[d].table
 		tableScore[ti] = s
+		for i, h := range s.hits {
+			if h.field == fName && entities[stems[s.q[i]]] {
+				entityTable[ti] = true
+			}
+		}
 		out = append(out, ranked{score: s.score * tableShare, key: 2 * int(ix.firstColumn(ti)), table: ti, doc: -1, own: s})
 		matched = append(matched, ti)
 	}
@@ -760,7 +766,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			if doc.col.PrimaryKey > 0 || doc.label {
 				share *= keyShare
 			}
-			if len(s.hits) == 0 && !r.named {
+			if doc.label && entityTable[doc.table] {
+				// "Which school", "each singer": the rows asked for are
+				// the table's, shown by their label.
+				share *= entityLabel
+			} else if len(s.hits) == 0 && !r.named {
 				share *= inheritedOnly // a lead, not evidence
 			}
 			r.score += share * ts.score
@@ -930,6 +940,10 @@ const (
 	// alone: it fills the list after the columns with words of their own.
 	inheritedOnly = 0.5
 )
+
+// entityLabel is how much more of its table's match the label of a
+// table named by a question's entity word (entityWords) inherits.
+const entityLabel = 1.5
 
 // isLabel reports whether a column names its row: a text column called
 // name or title, or a name of some kind (first_name, school_name,
