@@ -1323,23 +1323,39 @@ func scoreOf(s *scored) float64 {
 // their table's) scored best in cols, best first, with each one's best
 // score and the column that has it.
 func (ix *searchIndex) bestColumnTables(cols map[int32]*scored, n int) ([]int32, map[int32]float64, map[int32]int32) {
-	best := map[int32]float64{}
-	at := map[int32]int32{}
+	type top struct {
+		score float64
+		table int32
+		doc   int32
+	}
+	best := make([]top, 0, n+1) // the n best tables' best columns, best first
 	for d, s := range cols {
-		ti := ix.cols[d].table
-		if len(s.hits) > 0 && (s.score > best[ti] || s.score == best[ti] && d < at[ti]) {
-			best[ti], at[ti] = s.score, d
+		if len(s.hits) == 0 {
+			continue
+		}
+		c := top{s.score, ix.cols[d].table, d}
+		better := func(a, b top) bool { // a before b
+			return a.score > b.score || a.score == b.score && a.doc < b.doc
+		}
+		if i := slices.IndexFunc(best, func(t top) bool { return t.table == c.table }); i >= 0 {
+			if !better(c, best[i]) {
+				continue
+			}
+			best = slices.Delete(best, i, i+1)
+		}
+		i := 0
+		for i < len(best) && better(best[i], c) {
+			i++
+		}
+		if i < n {
+			best = slices.Insert(best, i, c)
+			best = best[:min(len(best), n)]
 		}
 	}
-	tables := make([]int32, 0, len(best))
-	for ti := range best {
-		tables = append(tables, ti)
-	}
-	slices.SortFunc(tables, func(a, b int32) int { return cmp.Or(cmp.Compare(best[b], best[a]), cmp.Compare(a, b)) })
-	tables = tables[:min(n, len(tables))]
-	lent, lender := map[int32]float64{}, map[int32]int32{}
-	for _, ti := range tables {
-		lent[ti], lender[ti] = best[ti], at[ti]
+	tables := make([]int32, len(best))
+	lent, lender := make(map[int32]float64, len(best)), make(map[int32]int32, len(best))
+	for i, t := range best {
+		tables[i], lent[t.table], lender[t.table] = t.table, t.score, t.doc
 	}
 	return tables, lent, lender
 }
