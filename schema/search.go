@@ -770,8 +770,11 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 				// "Which school", "each singer": the rows asked for are
 				// the table's, shown by their label.
 				share *= entityLabel
-			} else if len(s.hits) == 0 && !r.named {
-				share *= inheritedOnly // a lead, not evidence
+			} else if !r.named && !addsWords(s, ts) {
+				// A lead, not evidence: it matched nothing, or only the
+				// words its table did (a student's withdrawal date, for
+				// "students").
+				share *= inheritedOnly
 			}
 			r.score += share * ts.score
 			r.inherited, r.share = ts, share
@@ -940,6 +943,17 @@ const (
 	// alone: it fills the list after the columns with words of their own.
 	inheritedOnly = 0.5
 )
+
+// addsWords reports whether s holds a query word that the table's
+// match ts does not.
+func addsWords(s, ts *scored) bool {
+	for _, q := range s.q {
+		if !slices.Contains(ts.q, q) {
+			return true
+		}
+	}
+	return false
+}
 
 // entityLabel is how much more of its table's match the label of a
 // table named by a question's entity word (entityWords) inherits.
