@@ -989,7 +989,18 @@ func (ix *searchIndex) addJoins(out []ranked, limit, nq int) []ranked {
 	}
 	ix.sortRanked(out)
 	var top []int32 // the first joinTables tables of the covering order
-	for _, r := range ix.cover(slices.Clone(out), limit, nq) {
+	covering := ix.cover(slices.Clone(out), limit, nq)
+	// A table's weight in a join is what its best candidate adds to the
+	// covering list: a table that only repeats another's match (a
+	// drop_log.term beside enrollments.term) adds little.
+	gain := map[int32]float64{}
+	for _, r := range covering {
+		gain[r.table] = max(gain[r.table], r.gain)
+	}
+	for t := range best {
+		best[t] = min(best[t], gain[t])
+	}
+	for _, r := range covering {
 		if len(top) == joinTables {
 			break
 		}
