@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Match is one table or column that a search found.
@@ -472,6 +473,30 @@ func entityWords(query string) map[string]bool {
 	return out
 }
 
+// properBoost is how much more a proper noun of the question (Biology,
+// Roosevelt Elementary: capitalised inside a sentence) weighs in the
+// values a column holds, where names are found.
+const properBoost = 1.5
+
+// properWords are the stems of the words a query capitalises inside a
+// sentence, as proper nouns are written: not a sentence's first word,
+// not an identifier (letter_grade), not a word in capitals alone (I, K).
+func properWords(query string) map[string]bool {
+	out := map[string]bool{}
+	start := true
+	for _, f := range strings.Fields(query) {
+		tok := strings.TrimLeft(f, "\"'(`[")
+		first, _ := utf8.DecodeRuneInString(tok)
+		if !start && unicode.IsUpper(first) && !strings.ContainsAny(tok, "_") && strings.ToUpper(tok) != tok {
+			for _, w := range Words(tok) {
+				out[stem(w)] = true
+			}
+		}
+		start = strings.ContainsAny(f[len(f)-1:], ".?!")
+	}
+	return out
+}
+
 // unitCase lower-cases the short words of prose whose case changes
 // inside them (kWh, iOS, PhD), so they stay one word: in a question a
 // case change splits a name written in camelCase, not a unit.
@@ -587,6 +612,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		return []Match{}
 	}
 	entities := entityWords(query)
+	proper := properWords(query)
 	cols := map[int32]*scored{}
 	tabs := map[int32]*scored{}
 	get := func(m map[int32]*scored, d int32) *scored {
@@ -603,6 +629,9 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		for _, wm := range ix.matchesOf(q, written[qi]) {
 			if ps := ix.colPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nCols, ix.colDF[wm.word], wm.quality)
+				if proper[q] {
+					w[fValue] *= properBoost
+				}
 				if len(ps) > maxPostings {
 					colTails = append(colTails, tail{qi, wm, w, ps[maxPostings:]})
 					ps = ps[:maxPostings]

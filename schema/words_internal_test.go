@@ -101,3 +101,20 @@ func TestSplit(t *testing.T) {
 		t.Errorf("indexWords: %q, want customer and id from both forms", words)
 	}
 }
+
+// TestProperWords: words capitalised inside a sentence are proper
+// nouns; a sentence's first word, an identifier and a word in capitals
+// alone are not.
+func TestProperWords(t *testing.T) {
+	got := properWords(`Which students got an incomplete grade in Biology? Incomplete refers to letter_grade = 'I'; "Roosevelt Elementary" is a school.`)
+	var words []string
+	for w := range got {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	want := []string{stem("elementary"), stem("roosevelt"), stem("biology")}
+	slices.Sort(want)
+	if !slices.Equal(words, want) {
+		t.Errorf("properWords = %q, want %q", words, want)
+	}
+}
