@@ -88,22 +88,26 @@ const (
 // or values hold the words of query, best first, at most limit of them
 // (every match when limit is 0). Words match inside identifiers split at
 // underscores, case changes, digits and punctuation ("free meal" finds
-// "Free Meal Count (K-12)"), in their plural, stemmed ("enrolled" finds
-// "enrollment"), abbreviated ("quantity" finds "qty") and prefix forms.
-// A word found in few places weighs more than one found in many (inverse
-// document frequency), a question's scaffolding ("how many", "the",
-// "of") is ignored unless it is all the query holds, and a column
-// inherits part of its table's match, so "the name of each singer" finds
-// singer.name. The list covers the query: a word's evidence counts for
+// "Free Meal Count (K-12)"), in their plural, stemmed by Porter2
+// ("enrolled" finds "enrollment"), abbreviated ("quantity" finds "qty")
+// and prefix forms. A word found in few places weighs more than one
+// found in many (inverse document frequency), a question's scaffolding
+// ("how many", "the", "of") is ignored unless it is all the query holds,
+// and a proper noun (capitalised inside a sentence) weighs more in the
+// values columns hold. A column inherits part of its table's match, so
+// "the name of each singer" finds singer.name, and the tables whose
+// columns matched best lend part of that to their other matching
+// columns. The list covers the query: a word's evidence counts for
 // less in each candidate after the first that holds it, so a question
 // about students, a grade and a course lists a column for each rather
 // than ten of the students table; a copy of a table (stg_orders beside
-// orders) adds little once the list holds the same column of the other,
-// and a view counts for less than the base tables it repeats. A
-// question's numbers match values, not the digits of table names
-// (orders_2023). A question that names a time (a year, a month, "when")
-// raises the date columns of the tables it is about, and the keys
-// joining the list's first tables are listed with them.
+// orders) counts for less than the table, and adds little once the list
+// holds the same column of the other, and a view counts for less than
+// the base tables it repeats. A question's numbers match values, not
+// the digits of table names (orders_2023). A question that names a time
+// (a year, a month, "when") raises the date columns of the tables it is
+// about, and the keys joining the list's first tables are listed with
+// them.
 // Each match says which fields matched and why; Score is what the match
 // added to the list at its place, so scores fall along it.
 //
