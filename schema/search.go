@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Match is one table or column that a search found.
@@ -26,9 +27,9 @@ type Match struct {
 	// Why says, per field, which words of the query matched there and
 	// how: "name: grade, lowest~low; table name: school". A word~form
 	// pair is a word matched in another form (a prefix, a stem). Last,
-	// "alike in orders_2023, stg_orders and 4 more" names the other tables
-	// whose same-named column (or which, for a table, themselves) matched
-	// exactly alike, such as copies of the table, listed once here.
+	// "alike in orders_2023, stg_orders and 4 more" names the copies of
+	// the table whose same-named column (or which, for a table,
+	// themselves) matched exactly alike, listed once here.
 	Why         string `json:"why,omitempty"`
 	Description string `json:"description,omitempty"`
 	// Commented is true when Description is the database's own comment,
@@ -87,22 +88,26 @@ const (
 // or values hold the words of query, best first, at most limit of them
 // (every match when limit is 0). Words match inside identifiers split at
 // underscores, case changes, digits and punctuation ("free meal" finds
-// "Free Meal Count (K-12)"), in their plural, stemmed ("enrolled" finds
-// "enrollment"), abbreviated ("quantity" finds "qty") and prefix forms.
-// A word found in few places weighs more than one found in many (inverse
-// document frequency), a question's scaffolding ("how many", "the",
-// "of") is ignored unless it is all the query holds, and a column
-// inherits part of its table's match, so "the name of each singer" finds
-// singer.name. The list covers the query: a word's evidence counts for
+// "Free Meal Count (K-12)"), in their plural, stemmed by Porter2
+// ("enrolled" finds "enrollment"), abbreviated ("quantity" finds "qty")
+// and prefix forms. A word found in few places weighs more than one
+// found in many (inverse document frequency), a question's scaffolding
+// ("how many", "the", "of") is ignored unless it is all the query holds,
+// and a proper noun (capitalised inside a sentence) weighs more in the
+// values columns hold. A column inherits part of its table's match, so
+// "the name of each singer" finds singer.name, and the tables whose
+// columns matched best lend part of that to their other matching
+// columns. The list covers the query: a word's evidence counts for
 // less in each candidate after the first that holds it, so a question
 // about students, a grade and a course lists a column for each rather
 // than ten of the students table; a copy of a table (stg_orders beside
-// orders) adds little once the list holds the same column of the other,
-// and a view counts for less than the base tables it repeats. A
-// question's numbers match values, not the digits of table names
-// (orders_2023). A question that names a time (a year, a month, "when")
-// raises the date columns of the tables it is about, and the keys
-// joining the list's first tables are listed with them.
+// orders) counts for less than the table, and adds little once the list
+// holds the same column of the other, and a view counts for less than
+// the base tables it repeats. A question's numbers match values, not
+// the digits of table names (orders_2023). A question that names a time
+// (a year, a month, "when") raises the date columns of the tables it is
+// about, and the keys joining the list's first tables are listed with
+// them.
 // Each match says which fields matched and why; Score is what the match
 // added to the list at its place, so scores fall along it.
 //
@@ -472,6 +477,30 @@ func entityWords(query string) map[string]bool {
 	return out
 }
 
+// properBoost is how much more a proper noun of the question (Biology,
+// Roosevelt Elementary: capitalised inside a sentence) weighs in the
+// values a column holds, where names are found.
+const properBoost = 1.5
+
+// properWords are the stems of the words a query capitalises inside a
+// sentence, as proper nouns are written: not a sentence's first word,
+// not an identifier (letter_grade), not a word in capitals alone (I, K).
+func properWords(query string) map[string]bool {
+	out := map[string]bool{}
+	start := true
+	for _, f := range strings.Fields(query) {
+		tok := strings.TrimLeft(f, "\"'(`[")
+		first, _ := utf8.DecodeRuneInString(tok)
+		if !start && unicode.IsUpper(first) && !strings.ContainsAny(tok, "_") && strings.ToUpper(tok) != tok {
+			for _, w := range Words(tok) {
+				out[stem(w)] = true
+			}
+		}
+		start = strings.ContainsAny(f[len(f)-1:], ".?!")
+	}
+	return out
+}
+
 // unitCase lower-cases the short words of prose whose case changes
 // inside them (kWh, iOS, PhD), so they stay one word: in a question a
 // case change splits a name written in camelCase, not a unit.
@@ -587,6 +616,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		return []Match{}
 	}
 	entities := entityWords(query)
+	proper := properWords(query)
 	cols := map[int32]*scored{}
 	tabs := map[int32]*scored{}
 	get := func(m map[int32]*scored, d int32) *scored {
@@ -603,6 +633,9 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		for _, wm := range ix.matchesOf(q, written[qi]) {
 			if ps := ix.colPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nCols, ix.colDF[wm.word], wm.quality)
+				if proper[q] {
+					w[fValue] *= properBoost
+				}
 				if len(ps) > maxPostings {
 					colTails = append(colTails, tail{qi, wm, w, ps[maxPostings:]})
 					ps = ps[:maxPostings]
@@ -686,11 +719,17 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	}
 	var out []ranked
 	tableScore := map[int32]*scored{}
-	var matched []int32 // the tables that matched
+	entityTable := map[int32]bool{} // tables whose names hold an entity word
+	var matched []int32             // the tables that matched
 	for d, s := range tabs {
 		phrase(s, &ix.tabs[d].fields)
 		ti := ix.tabs[d].table
 		tableScore[ti] = s
+		for i, h := range s.hits {
+			if h.field == fName && entities[stems[s.q[i]]] {
+				entityTable[ti] = true
+			}
+		}
 		out = append(out, ranked{score: s.score * tableShare, key: 2 * int(ix.firstColumn(ti)), table: ti, doc: -1, own: s})
 		matched = append(matched, ti)
 	}
@@ -723,8 +762,20 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// the date columns of the tables it is about: each candidate's date
 	// or time column holds that word's evidence, as a word of its own.
 	nq := len(stems)
+	lenders, lent, lender := ix.bestColumnTables(cols, lendTables)
 	if trig := timeWord(query); trig != "" && ix.nTemporal > 0 {
 		h := hit{score: timeWeight * fieldWeights[fName] * idf(nCols, ix.nTemporal), field: fName, word: "date or time", how: "time"}
+		// The tables it is about are those that matched and those whose
+		// own columns matched best, named or not (absences: the
+		// attendance table's status and excused columns).
+		for _, ti := range lenders {
+			first := ix.firstColumn(ti)
+			for i := range ix.tables[ti].Columns {
+				if d := first + int32(i); ix.temporal[d] {
+					get(cols, d)
+				}
+			}
+		}
 		for d, s := range cols {
 			if ix.temporal[d] {
 				s.add(nq, h)
@@ -748,17 +799,32 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			if doc.col.PrimaryKey > 0 || doc.label {
 				share *= keyShare
 			}
-			if len(s.hits) == 0 && !r.named {
-				share *= inheritedOnly // a lead, not evidence
+			if doc.label && entityTable[doc.table] {
+				// "Which school", "each singer": the rows asked for are
+				// the table's, shown by their label.
+				share *= entityLabel
+			} else if !r.named && !addsWords(s, ts) {
+				// A lead, not evidence: it matched nothing, or only the
+				// words its table did (a student's withdrawal date, for
+				// "students").
+				share *= inheritedOnly
 			}
 			r.score += share * ts.score
 			r.inherited, r.share = ts, share
+		}
+		if l, ok := lent[doc.table]; ok && lender[doc.table] != d && len(s.hits) > 0 {
+			// A column of a table whose other column matched best takes
+			// a share of that match, as of its table's own.
+			r.score += max(0, siblingShare*l-r.share*scoreOf(r.inherited))
 		}
 		out = append(out, r)
 	}
 	for i := range out {
 		if ix.isView[out[i].table] {
 			out[i].score *= viewShare
+		}
+		if ti := out[i].table; ix.family[ti] != ti {
+			out[i].score *= copyWeight
 		}
 	}
 	out = prune(out, max(maxCandidates, 10*limit))
@@ -784,7 +850,7 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		key += "\x00" + strconv.FormatInt(r.rounded, 10)
 		folded := false
 		for _, s := range alike[key] {
-			if sameEvidence(s.r, r) {
+			if ix.sameEvidence(s.r, r) {
 				if m := &ms[s.i]; len(m.also) < maxAlso {
 					m.also = append(m.also, ix.tables[r.table].Name)
 				} else {
@@ -806,8 +872,15 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 }
 
 // sameEvidence reports whether two candidates of one name and score
-// matched alike: the same words in the same fields, the same joins.
-func sameEvidence(a, b ranked) bool {
+// matched alike: copies of one table (copyFamilies) with the same words
+// in the same fields and the same joins. Columns of one name in tables
+// that are not copies (attendance.reason, drop_log.reason; the two ends
+// of a join) are not alike, however they matched: a query may need
+// either, or both.
+func (ix *searchIndex) sameEvidence(a, b ranked) bool {
+	if ix.family[a.table] != ix.family[b.table] {
+		return false
+	}
 	same := func(x, y *scored) bool {
 		if x == nil || y == nil {
 			return x == y
@@ -904,14 +977,30 @@ const (
 	inheritedOnly = 0.5
 )
 
+// addsWords reports whether s holds a query word that the table's
+// match ts does not.
+func addsWords(s, ts *scored) bool {
+	for _, q := range s.q {
+		if !slices.Contains(ts.q, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// entityLabel is how much more of its table's match the label of a
+// table named by a question's entity word (entityWords) inherits.
+const entityLabel = 1.5
+
 // isLabel reports whether a column names its row: a text column called
-// name or title, or a name of some kind (first_name, school_name).
+// name or title, or a name of some kind (first_name, school_name,
+// username, surname: a word ending in name).
 func isLabel(d *searchDoc) bool {
 	if !textLike(d.col.Type) {
 		return false
 	}
-	for _, w := range d.fields[fName] {
-		if w == "nam" || w == "titl" {
+	for _, w := range Words(d.col.Name) {
+		if w == "title" || strings.HasSuffix(w, "name") {
 			return true
 		}
 	}
@@ -933,7 +1022,18 @@ func (ix *searchIndex) addJoins(out []ranked, limit, nq int) []ranked {
 	}
 	ix.sortRanked(out)
 	var top []int32 // the first joinTables tables of the covering order
-	for _, r := range ix.cover(slices.Clone(out), limit, nq) {
+	covering := ix.cover(slices.Clone(out), limit, nq)
+	// A table's weight in a join is what its best candidate adds to the
+	// covering list: a table that only repeats another's match (a
+	// drop_log.term beside enrollments.term) adds little.
+	gain := map[int32]float64{}
+	for _, r := range covering {
+		gain[r.table] = max(gain[r.table], r.gain)
+	}
+	for t := range best {
+		best[t] = min(best[t], gain[t])
+	}
+	for _, r := range covering {
 		if len(top) == joinTables {
 			break
 		}
@@ -1126,6 +1226,13 @@ const viewShare = 0.7
 // of its family: the copy is named in the first's place, not in its own.
 const copyShare = 0.3
 
+// copyWeight is how much a copy of a table (copyFamilies) counts
+// against the table: like a view, it repeats the table's columns, and of
+// the two matching alike the table comes first, as queries are most
+// often written against it; a copy whose own words match better still
+// leads.
+const copyWeight = 0.7
+
 // coverPool is how many of the best candidates, at least, the covering
 // order is chosen from.
 const coverPool = 100
@@ -1213,7 +1320,7 @@ func (ix *searchIndex) cover(out []ranked, limit, nq int) []ranked {
 		distinct++
 		// Its copies follow it and take no place of their own.
 		for i := range pool {
-			if !done[i] && out[i].rounded == r.rounded && ix.sameName(out[i], r) && sameEvidence(out[i], r) {
+			if !done[i] && out[i].rounded == r.rounded && ix.sameName(out[i], r) && ix.sameEvidence(out[i], r) {
 				done[i] = true
 				c := out[i]
 				c.gain = bestGain
@@ -1248,6 +1355,67 @@ func (ix *searchIndex) sameName(a, b ranked) bool {
 		return false
 	}
 	return a.doc < 0 || strings.EqualFold(ix.cols[a.doc].col.Name, ix.cols[b.doc].col.Name)
+}
+
+// lendTables is how many of the tables whose columns matched best lend
+// that match to their other columns: a table is what a question is about
+// when its columns match it, whether or not its own name does (the
+// attendance table of "unexcused absences", by its status and excused
+// columns).
+const lendTables = 3
+
+// siblingShare is how much of the best column's match of such a table
+// its other matching columns take (a date column by the question's
+// time, a column by one word), when it is more than they inherit from
+// the table's own match.
+const siblingShare = 0.5
+
+func scoreOf(s *scored) float64 {
+	if s == nil {
+		return 0
+	}
+	return s.score
+}
+
+// bestColumnTables returns the n tables whose columns' own words (not
+// their table's) scored best in cols, best first, with each one's best
+// score and the column that has it.
+func (ix *searchIndex) bestColumnTables(cols map[int32]*scored, n int) ([]int32, map[int32]float64, map[int32]int32) {
+	type top struct {
+		score float64
+		table int32
+		doc   int32
+	}
+	best := make([]top, 0, n+1) // the n best tables' best columns, best first
+	for d, s := range cols {
+		if len(s.hits) == 0 {
+			continue
+		}
+		c := top{s.score, ix.cols[d].table, d}
+		better := func(a, b top) bool { // a before b
+			return a.score > b.score || a.score == b.score && a.doc < b.doc
+		}
+		if i := slices.IndexFunc(best, func(t top) bool { return t.table == c.table }); i >= 0 {
+			if !better(c, best[i]) {
+				continue
+			}
+			best = slices.Delete(best, i, i+1)
+		}
+		i := 0
+		for i < len(best) && better(best[i], c) {
+			i++
+		}
+		if i < n {
+			best = slices.Insert(best, i, c)
+			best = best[:min(len(best), n)]
+		}
+	}
+	tables := make([]int32, len(best))
+	lent, lender := make(map[int32]float64, len(best)), make(map[int32]int32, len(best))
+	for i, t := range best {
+		tables[i], lent[t.table], lender[t.table] = t.table, t.score, t.doc
+	}
+	return tables, lent, lender
 }
 
 // timeWeight is how much a time in the question counts for a date

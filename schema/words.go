@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sqlmcp/sqlmcp/internal/text"
@@ -35,38 +36,260 @@ func singular(w string) string {
 	return w[:len(w)-1]
 }
 
-// stem folds a word's common English endings so that forms of one word
-// meet: enrolled, enrolling and enrollment -> enroll; hired and hire ->
-// hir; lowest -> low; monthly -> month. It is deliberately light: both
-// the question and the schema go through it, so a stem need not be a
-// word, only the same for the forms it joins.
+// stem folds a word's English endings so that forms of one word meet:
+// enrolled, enrolling and enrollment -> enroll; eligible and eligibility
+// -> elig; monthly -> month. It is the Porter2 (English Snowball)
+// algorithm, written from its published description: both the question
+// and the schema go through it, so a stem need not be a word, only the
+// same for the forms it joins. Words with digits or other letters than
+// a-z stay.
 func stem(w string) string {
-	if len(w) < 4 || !isLetters(w) {
+	if len(w) <= 2 || !isLetters(w) {
 		return w
 	}
-	for _, suf := range []string{"ment", "ing", "est", "ed", "ly"} {
-		if s := strings.TrimSuffix(w, suf); len(w) >= 5 && s != w && len(s) >= 3 && hasVowel(s) {
-			w = undouble(s)
-			break
+	if x, ok := stemExceptions[w]; ok {
+		return x
+	}
+	b := []byte(w)
+	// A y that begins the word or follows a vowel is a consonant: Y.
+	for i := range b {
+		if b[i] == 'y' && (i == 0 || isVowel(b[i-1])) {
+			b[i] = 'Y'
 		}
 	}
-	if len(w) >= 4 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
+	r1, r2 := regions(b)
+	b = step1a(b)
+	if stemInvariants[string(b)] {
+		return string(b)
 	}
-	return w
+	b = step1b(b, r1)
+	b = step1c(b)
+	b = step2(b, r1)
+	b = step3(b, r1, r2)
+	b = step4(b, r2)
+	b = step5(b, r1, r2)
+	for i := range b {
+		if b[i] == 'Y' {
+			b[i] = 'y'
+		}
+	}
+	return string(b)
 }
 
-// undouble drops the second of a doubled final consonant (dropp -> drop),
-// except l, s and z, which English keeps doubled (enroll, class).
-func undouble(s string) string {
-	n := len(s)
-	if n >= 2 && s[n-1] == s[n-2] && !strings.ContainsRune("aeioulsz", rune(s[n-1])) {
-		return s[:n-1]
-	}
-	return s
+// stemExceptions are the words Porter2 stems by a list, not its rules.
+var stemExceptions = map[string]string{
+	"skis": "ski", "skies": "sky", "dying": "die", "lying": "lie", "tying": "tie", "idly": "idl",
+	"gently": "gentl", "ugly": "ugli", "early": "earli", "only": "onli", "singly": "singl",
+	"sky": "sky", "news": "news", "howe": "howe", "atlas": "atlas", "cosmos": "cosmos", "bias": "bias", "andes": "andes",
 }
 
-func hasVowel(s string) bool { return strings.ContainsAny(s, "aeiouy") }
+// stemInvariants are the words Porter2 leaves whole once step 1a has
+// taken their plural.
+var stemInvariants = map[string]bool{
+	"inning": true, "outing": true, "canning": true, "herring": true, "earring": true,
+	"proceed": true, "exceed": true, "succeed": true,
+}
+
+// isVowel reports whether c is a vowel as Porter2 counts them; Y, a y
+// read as a consonant, is not.
+func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+
+// regions returns where Porter2's regions R1 and R2 start: R1 after the
+// first non-vowel that follows a vowel (after gener, commun or arsen when
+// the word begins so), R2 the same within R1.
+func regions(b []byte) (r1, r2 int) {
+	r1 = -1
+	for _, p := range []string{"gener", "commun", "arsen"} {
+		if len(b) >= len(p) && string(b[:len(p)]) == p {
+			r1 = len(p)
+		}
+	}
+	if r1 < 0 {
+		r1 = regionAfter(b, 0)
+	}
+	return r1, regionAfter(b, r1)
+}
+
+// regionAfter is where the region after the first non-vowel following a
+// vowel at or after from starts, or len(b).
+func regionAfter(b []byte, from int) int {
+	for i := from + 1; i < len(b); i++ {
+		if isVowel(b[i-1]) && !isVowel(b[i]) {
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// hasSuffix reports whether b ends in suf.
+func hasSuffix(b []byte, suf string) bool {
+	return len(b) >= len(suf) && string(b[len(b)-len(suf):]) == suf
+}
+
+// longestSuffix returns the longest of sufs that b ends in, or "".
+func longestSuffix(b []byte, sufs ...string) string {
+	best := ""
+	for _, s := range sufs {
+		if len(s) > len(best) && hasSuffix(b, s) {
+			best = s
+		}
+	}
+	return best
+}
+
+// shortSyllableEnd reports whether b ends in a short syllable: a
+// non-vowel, a vowel and a non-vowel other than w, x and Y, or, as the
+// whole word, a vowel and a non-vowel.
+func shortSyllableEnd(b []byte) bool {
+	n := len(b)
+	if n == 2 {
+		return isVowel(b[0]) && !isVowel(b[1])
+	}
+	return n >= 3 && !isVowel(b[n-3]) && isVowel(b[n-2]) && !isVowel(b[n-1]) && strings.IndexByte("wxY", b[n-1]) < 0
+}
+
+// step1a takes a plural's ending: sses -> ss, ies -> i (ie after one
+// letter), s after a part with a vowel before its last letter.
+func step1a(b []byte) []byte {
+	switch n := len(b); {
+	case hasSuffix(b, "sses"):
+		return b[:n-2]
+	case hasSuffix(b, "ied"), hasSuffix(b, "ies"):
+		if n > 4 {
+			return b[:n-2]
+		}
+		return b[:n-1]
+	case hasSuffix(b, "us"), hasSuffix(b, "ss"):
+		return b
+	case hasSuffix(b, "s"):
+		for _, c := range b[:n-2] {
+			if isVowel(c) {
+				return b[:n-1]
+			}
+		}
+	}
+	return b
+}
+
+// step1b takes the endings of past tenses and participles: eed -> ee in
+// R1; ed and ing after a part with a vowel, then restoring an e
+// (hoped -> hope) or undoubling a consonant (hopped -> hop).
+func step1b(b []byte, r1 int) []byte {
+	suf := longestSuffix(b, "eed", "eedly", "ed", "edly", "ing", "ingly")
+	n := len(b)
+	switch suf {
+	case "":
+		return b
+	case "eed", "eedly":
+		if n-len(suf) >= r1 {
+			return append(b[:n-len(suf)], "ee"...)
+		}
+		return b
+	}
+	part := b[:n-len(suf)]
+	if !slices.ContainsFunc(part, isVowel) {
+		return b
+	}
+	switch m := len(part); {
+	case hasSuffix(part, "at"), hasSuffix(part, "bl"), hasSuffix(part, "iz"):
+		return append(part, 'e')
+	case m >= 2 && part[m-1] == part[m-2] && strings.IndexByte("bdfgmnprt", part[m-1]) >= 0:
+		return part[:m-1]
+	case r1 >= m && shortSyllableEnd(part):
+		return append(part, 'e')
+	}
+	return part
+}
+
+// step1c turns a final y after a non-vowel, not the first letter, to i.
+func step1c(b []byte) []byte {
+	if n := len(b); n > 2 && (b[n-1] == 'y' || b[n-1] == 'Y') && !isVowel(b[n-2]) {
+		b[n-1] = 'i'
+	}
+	return b
+}
+
+// step2Suffixes are Porter2's step 2 endings and their replacements, in
+// pairs.
+var step2Suffixes = []string{
+	"tional", "tion", "enci", "ence", "anci", "ance", "abli", "able", "entli", "ent", "izer", "ize",
+	"ization", "ize", "ational", "ate", "ation", "ate", "ator", "ate", "alism", "al", "aliti", "al",
+	"alli", "al", "fulness", "ful", "ousli", "ous", "ousness", "ous", "iveness", "ive", "iviti", "ive",
+	"biliti", "ble", "bli", "ble", "ogi", "og", "fulli", "ful", "lessli", "less", "li", "",
+}
+
+// step3Suffixes are Porter2's step 3 endings and their replacements, in
+// pairs.
+var step3Suffixes = []string{
+	"tional", "tion", "ational", "ate", "alize", "al", "icate", "ic", "iciti", "ic", "ical", "ic",
+	"ful", "", "ness", "", "ative", "",
+}
+
+// step4Suffixes are the endings Porter2's step 4 deletes in R2.
+var step4Suffixes = []string{"al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent",
+	"ism", "ate", "iti", "ous", "ive", "ize", "ion"}
+
+// replaceSuffix replaces the longest ending of b among the endings of
+// table (ending, replacement pairs), when it starts at or after from and
+// ok allows it.
+func replaceSuffix(b []byte, table []string, from int, ok func(suf string, start int) bool) []byte {
+	suf, to := "", ""
+	for i := 0; i < len(table); i += 2 {
+		if s := table[i]; len(s) > len(suf) && hasSuffix(b, s) {
+			suf, to = s, table[i+1]
+		}
+	}
+	start := len(b) - len(suf)
+	if suf == "" || start < from || !ok(suf, start) {
+		return b
+	}
+	return append(b[:start], to...)
+}
+
+// step2 folds derivational endings in R1: -ization -> -ize, -fulness ->
+// -ful, -li after c, d, e, g, h, k, m, n, r or t taken.
+func step2(b []byte, r1 int) []byte {
+	return replaceSuffix(b, step2Suffixes, r1, func(suf string, start int) bool {
+		switch suf {
+		case "ogi":
+			return start > 0 && b[start-1] == 'l'
+		case "li":
+			return start > 0 && strings.IndexByte("cdeghkmnrt", b[start-1]) >= 0
+		}
+		return true
+	})
+}
+
+// step3 folds more endings in R1: -icate -> -ic, -ness and -ful taken,
+// -ative taken in R2.
+func step3(b []byte, r1, r2 int) []byte {
+	return replaceSuffix(b, step3Suffixes, r1, func(suf string, start int) bool {
+		return suf != "ative" || start >= r2
+	})
+}
+
+// step4 deletes the longest of step4Suffixes in R2; ion only after s or t.
+func step4(b []byte, r2 int) []byte {
+	suf := longestSuffix(b, step4Suffixes...)
+	start := len(b) - len(suf)
+	if suf == "" || start < r2 || suf == "ion" && (start == 0 || b[start-1] != 's' && b[start-1] != 't') {
+		return b
+	}
+	return b[:start]
+}
+
+// step5 deletes a final e in R2, or in R1 after no short syllable, and
+// the second l of a final ll in R2.
+func step5(b []byte, r1, r2 int) []byte {
+	n := len(b)
+	switch {
+	case n > 0 && b[n-1] == 'e' && (n-1 >= r2 || n-1 >= r1 && !shortSyllableEnd(b[:n-1])):
+		return b[:n-1]
+	case n > 1 && b[n-1] == 'l' && b[n-2] == 'l' && n-1 >= r2:
+		return b[:n-1]
+	}
+	return b
+}
 
 func isLetters(s string) bool {
 	for _, r := range s {

@@ -13,8 +13,9 @@ func TestStem(t *testing.T) {
 		{"enrolled", "enrolling", "enrollment", "enroll"},
 		{"hired", "hire"},
 		{"dropped", "drop"},
-		{"lowest", "low"},
+		{"eligible", "eligibility"},
 		{"monthly", "month"},
+		{"communication", "communicate", "communicated"},
 	} {
 		want := stem(singular(group[0]))
 		for _, w := range group[1:] {
@@ -33,6 +34,31 @@ func TestStem(t *testing.T) {
 	}
 	if got := singular("categories") + " " + singular("addresses") + " " + singular("boxes"); got != "category address box" {
 		t.Errorf("singulars: %q", got)
+	}
+}
+
+// TestPorter2: stem gives the Porter2 stems of the algorithm's own
+// examples, its exceptions included.
+func TestPorter2(t *testing.T) {
+	for w, want := range map[string]string{
+		"consign": "consign", "consigned": "consign", "consigning": "consign", "consignment": "consign",
+		"consistency": "consist", "consistently": "consist", "knackeries": "knackeri", "knaves": "knave",
+		"generate": "generat", "generously": "generous", "communication": "communic", "caresses": "caress",
+		"ponies": "poni", "ties": "tie", "cats": "cat", "hopping": "hop", "hoped": "hope", "happy": "happi",
+		"relational": "relat", "conditional": "condit", "rational": "ration", "digitizer": "digit",
+		"predication": "predic", "operator": "oper", "feudalism": "feudal", "decisiveness": "decis",
+		"hopefulness": "hope", "callousness": "callous", "abandoned": "abandon", "abilities": "abil",
+		"able": "abl", "above": "abov", "absence": "absenc", "absolutely": "absolut", "academy": "academi",
+		"accessible": "access", "accident": "accid", "accompanied": "accompani", "according": "accord",
+		"achieve": "achiev", "actually": "actual", "additional": "addit", "administration": "administr",
+		"agreement": "agreement", "enrolled": "enrol", "monthly": "month", "name": "name", "title": "titl",
+		"status": "status", "cardiology": "cardiolog", "sky": "sky", "dying": "die", "succeeds": "succeed",
+		"hiring": "hire", "saying": "say", "crying": "cri", "by": "by", "playing": "play", "controlled": "control",
+		"rolling": "roll", "2023": "2023", "kwh2": "kwh2",
+	} {
+		if got := stem(w); got != want {
+			t.Errorf("stem(%q) = %q, want %q", w, got, want)
+		}
 	}
 }
 
@@ -71,7 +97,24 @@ func TestSplit(t *testing.T) {
 			ids++
 		}
 	}
-	if !slices.Contains(words, "customer") || ids != 2 {
+	if !slices.Contains(words, stem("customer")) || ids != 2 {
 		t.Errorf("indexWords: %q, want customer and id from both forms", words)
+	}
+}
+
+// TestProperWords: words capitalised inside a sentence are proper
+// nouns; a sentence's first word, an identifier and a word in capitals
+// alone are not.
+func TestProperWords(t *testing.T) {
+	got := properWords(`Which students got an incomplete grade in Biology? Incomplete refers to letter_grade = 'I'; "Roosevelt Elementary" is a school.`)
+	var words []string
+	for w := range got {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	want := []string{stem("elementary"), stem("roosevelt"), stem("biology")}
+	slices.Sort(want)
+	if !slices.Equal(words, want) {
+		t.Errorf("properWords = %q, want %q", words, want)
 	}
 }
