@@ -64,7 +64,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		answered: make(chan struct{}),
 	}
 	c.ctx, c.stop = context.WithCancel(ctx)
-	go c.readLoop(t.in)
+	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10))
 	return c, nil
 }
 
@@ -294,22 +294,27 @@ func putBuffer(b *bytes.Buffer) {
 	buffers.Put(b)
 }
 
-// readLoop reads lines until the input ends or the connection closes,
-// delivering each message to Read. A line that is not JSON-RPC gets an
-// error reply and reading goes on.
-func (c *stdioConn) readLoop(in io.Reader) {
-	r := bufio.NewReaderSize(in, 64<<10)
+// readLoop reads lines from r until the input ends or the connection
+// closes, delivering each message to Read, or to its handler when it is
+// answered directly. A line that is not JSON-RPC gets an error reply and
+// reading goes on. A line holding one direct call is answered on the
+// goroutine that read it while a new readLoop reads on.
+func (c *stdioConn) readLoop(r *bufio.Reader) {
 	var line []byte
 	for {
 		var err error
 		line, err = readLine(r, line[:0])
+		var calls []func() // answered directly
 		if len(bytes.TrimSpace(line)) > 0 {
 			msgs, derr := c.decodeLine(line)
 			if derr != nil {
 				c.writeLine(&jsonrpc.Response{Error: derr})
 			}
 			for _, m := range msgs {
-				if c.answerDirect(m) {
+				if direct, call := c.answerDirect(m); direct {
+					if call != nil {
+						calls = append(calls, call)
+					}
 					continue
 				}
 				select {
@@ -318,6 +323,17 @@ func (c *stdioConn) readLoop(in io.Reader) {
 					return
 				}
 			}
+		}
+		if len(calls) == 1 && err == nil {
+			// The call runs here, on the goroutine the line woke, and a
+			// new one reads on: the call does not wait for the scheduler
+			// to hand it to another thread (the reading does).
+			go c.readLoop(r)
+			calls[0]()
+			return
+		}
+		for _, call := range calls {
+			go call()
 		}
 		if err != nil {
 			select {
@@ -333,10 +349,10 @@ func (c *stdioConn) readLoop(in io.Reader) {
 // tools/call on an initialized session (directCall) or the cancellation of
 // one such call in flight; it notes the initialize request, whose reply
 // marks the session initialized, as the SDK's state does.
-func (c *stdioConn) answerDirect(m jsonrpc.Message) bool {
+func (c *stdioConn) answerDirect(m jsonrpc.Message) (direct bool, call func()) {
 	req, ok := m.(*jsonrpc.Request)
 	if !ok || c.calls == nil {
-		return false
+		return false, nil
 	}
 	switch req.Method {
 	case "initialize":
@@ -346,16 +362,16 @@ func (c *stdioConn) answerDirect(m jsonrpc.Message) bool {
 			c.initID = &id
 			c.mu.Unlock()
 		}
-		return false
+		return false, nil
 	case "notifications/cancelled":
-		return c.cancelDirect(req.Params)
+		return c.cancelDirect(req.Params), nil
 	}
 	if !c.initialized.Load() {
-		return false
+		return false, nil
 	}
 	h, params := directCall(c.calls, req)
 	if h == nil {
-		return false
+		return false, nil
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.mu.Lock()
@@ -363,7 +379,7 @@ func (c *stdioConn) answerDirect(m jsonrpc.Message) bool {
 		// The SDK decides what an id reused in flight gets.
 		c.mu.Unlock()
 		cancel()
-		return false
+		return false, nil
 	}
 	if c.direct == nil {
 		c.direct = map[jsonrpc.ID]context.CancelFunc{}
@@ -371,15 +387,14 @@ func (c *stdioConn) answerDirect(m jsonrpc.Message) bool {
 	c.direct[req.ID] = cancel
 	c.pending++ // Write counts it answered
 	c.mu.Unlock()
-	go func() {
+	return true, func() {
 		resp := answer(ctx, h, req.ID, params)
 		c.mu.Lock()
 		delete(c.direct, req.ID)
 		c.mu.Unlock()
 		cancel()
 		c.Write(context.Background(), resp)
-	}()
-	return true
+	}
 }
 
 // cancelDirect cancels the call in flight that the notifications/cancelled
