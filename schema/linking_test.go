@@ -27,20 +27,28 @@ import (
 // beside a plain BM25 ranker, on the demo database alone, on the demo
 // without its descriptions ("bare": names and values only), on the demo
 // with its column names run together ("joined": firstname, studentid, as
-// many real schemas write them) and on the demo merged into a generated
-// catalog of 2,000 decoy tables.
+// many real schemas write them), on the demo merged into a generated
+// catalog of 2,000 decoy tables, and on a hospital schema the ranking was
+// never tuned on ("fresh", testdata/linking/fresh), with its descriptions
+// and without them ("fresh-bare").
 //
 // The questions are the demo's own (a fixed quarter held out: question_id
 // % 4 == 3) and those of testdata/linking/questions.json, written before
 // the ranking was tuned, each marked tune or held. Tuning looks at the
 // tune part only (LINKING_MISSES=1 logs its misses); the held part is
-// reported beside it and must meet the same targets.
+// reported beside it and must meet the same targets. The fresh set's
+// questions are all held: they were written before anything ran on its
+// schema, and LINKING_MISSES=fresh logs their misses for reading, not for
+// tuning.
 
 //go:embed testdata/linking/questions.json
 var linkingQuestions []byte
 
+//go:embed testdata/linking/fresh/questions.json
+var freshQuestions []byte
+
 type linkQuestion struct {
-	Set      string `json:"set"`   // "demo" or "decoy": the schema it is about
+	Set      string `json:"set"`   // "demo", "decoy" or "fresh": the schema it is about
 	Split    string `json:"split"` // "tune" or "held"
 	Question string `json:"question"`
 	Evidence string `json:"evidence"`
@@ -63,11 +71,14 @@ func loadQuestions(t testing.TB) []linkQuestion {
 		}
 		qs = append(qs, linkQuestion{"demo", split, q.Question, q.Evidence, q.SQL})
 	}
-	var more []linkQuestion
-	if err := json.Unmarshal(linkingQuestions, &more); err != nil {
-		t.Fatal(err)
+	for _, file := range [][]byte{linkingQuestions, freshQuestions} {
+		var more []linkQuestion
+		if err := json.Unmarshal(file, &more); err != nil {
+			t.Fatal(err)
+		}
+		qs = append(qs, more...)
 	}
-	return append(qs, more...)
+	return qs
 }
 
 // goldReads returns the tables and table.column pairs that sql reads, as
@@ -273,7 +284,7 @@ func linkingSet(t *testing.T, name, goldPath string, rename func(string) string,
 				out[ranker][split].add(ranked, goldTables, goldColumns)
 			}
 		}
-		if os.Getenv("LINKING_MISSES") != "" && q.Split == "tune" {
+		if v := os.Getenv("LINKING_MISSES"); v != "" && (q.Split == "tune" || v == q.Set) {
 			for g := range goldColumns {
 				if i := slices.Index(ours, g); i < 0 || i >= 10 {
 					t.Logf("%s: missed %s (at %d) for %q\n  ours: %v\n  bm25: %v", name, g, i, query, ours[:min(10, len(ours))], theirs[:min(10, len(theirs))])
@@ -283,6 +294,9 @@ func linkingSet(t *testing.T, name, goldPath string, rename func(string) string,
 	}
 	for _, split := range []string{"tune", "held", "all"} {
 		ours, theirs := out["search_schema"][split], out["bm25"][split]
+		if ours == nil {
+			continue // a set with no questions in this split
+		}
 		t.Logf("%-5s %-4s %2d questions, %3d gold columns, %3d tables | columns @5/10/20: search_schema %.2f %.2f %.2f, bm25 %.2f %.2f %.2f | tables @5/10/20: search_schema %.2f %.2f %.2f, bm25 %.2f %.2f %.2f",
 			name, split, ours.questions, ours.goldColumns, ours.goldTables,
 			ours.col(0), ours.col(1), ours.col(2), theirs.col(0), theirs.col(1), theirs.col(2),
@@ -301,6 +315,82 @@ var linkingFloors = map[string]map[string]struct{ recall, lead float64 }{
 	"large":  {"tune": {0.93, 0.05}, "held": {0.81, 0.05}},
 	"bare":   {"tune": {0.97, 0.05}, "held": {0.89, 0.05}},
 	"joined": {"tune": {0.97, 0.05}, "held": {0.90, 0.05}},
+	// The fresh set has no tuning part; its floors sit a little under
+	// what the ranking reached when it was first measured, untuned (0.96
+	// with descriptions, 0.91 without; BM25 0.55 and 0.59).
+	"fresh":      {"held": {0.93, 0.05}},
+	"fresh-bare": {"held": {0.88, 0.05}},
+}
+
+//go:embed testdata/linking/fresh/schema.sql
+var freshSchema string
+
+// freshCatalog builds the hospital database of testdata/linking/fresh in a
+// new directory, with the BIRD-style column descriptions and the table
+// notes beside it unless bare, and returns its path and catalog.
+func freshCatalog(t *testing.T, bare bool) (string, *schema.Catalog) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fresh.sqlite")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(freshSchema)
+	db.Close()
+	if err != nil {
+		t.Fatalf("building the fresh schema: %v", err)
+	}
+	if bare {
+		return path, fixtureCatalog(t, path, nil)
+	}
+	src := filepath.Join("testdata", "linking", "fresh")
+	files, err := filepath.Glob(filepath.Join(src, "database_description", "*.csv"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("fresh description files: %v, %v", files, err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "database_description"), filepath.Base(f), b)
+	}
+	return path, fixtureCatalog(t, path, &schema.Options{Annotations: filepath.Join(src, "annotations.json")})
+}
+
+// checkGold runs the gold SQL of every question of set against the
+// database at path and fails t for each one that does not run or returns
+// no row: a gold query that cannot be right measures nothing.
+func checkGold(t *testing.T, path string, qs []linkQuestion, set string) {
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	for _, q := range qs {
+		if q.Set != set {
+			continue
+		}
+		n++
+		rows, err := db.Query(q.SQL)
+		if err != nil {
+			t.Errorf("%s gold SQL of %q: %v", set, q.Question, err)
+			continue
+		}
+		got := 0
+		for rows.Next() {
+			got++
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil || got == 0 {
+			t.Errorf("%s gold SQL of %q: %d rows, %v", set, q.Question, got, err)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no %s questions", set)
+	}
 }
 
 // bareCatalog builds the demo database without its descriptions: names,
@@ -435,15 +525,23 @@ func TestLinkingRecall(t *testing.T) {
 	demoPath, demoCat, largePath, largeCat := linkingCatalogs(t)
 	barePath, bareCat := bareCatalog(t)
 	joinedCat := joinedCatalog(t)
+	freshPath, freshCat := freshCatalog(t, false)
+	freshBarePath, freshBareCat := freshCatalog(t, true)
+	checkGold(t, freshPath, qs, "fresh")
 	results := map[string]map[string]map[string]*recall{
-		"demo":   linkingSet(t, "demo", demoPath, nil, demoCat, qs, "demo"),
-		"large":  linkingSet(t, "large", largePath, nil, largeCat, qs, "demo", "decoy"),
-		"bare":   linkingSet(t, "bare", barePath, nil, bareCat, qs, "demo"),
-		"joined": linkingSet(t, "joined", demoPath, joinedName, joinedCat, qs, "demo"),
+		"demo":       linkingSet(t, "demo", demoPath, nil, demoCat, qs, "demo"),
+		"large":      linkingSet(t, "large", largePath, nil, largeCat, qs, "demo", "decoy"),
+		"bare":       linkingSet(t, "bare", barePath, nil, bareCat, qs, "demo"),
+		"joined":     linkingSet(t, "joined", demoPath, joinedName, joinedCat, qs, "demo"),
+		"fresh":      linkingSet(t, "fresh", freshPath, nil, freshCat, qs, "fresh"),
+		"fresh-bare": linkingSet(t, "fresh-bare", freshBarePath, nil, freshBareCat, qs, "fresh"),
 	}
-	for _, set := range []string{"demo", "large", "bare", "joined"} {
+	for _, set := range []string{"demo", "large", "bare", "joined", "fresh", "fresh-bare"} {
 		for _, split := range []string{"tune", "held"} {
-			floor := linkingFloors[set][split]
+			floor, ok := linkingFloors[set][split]
+			if !ok {
+				continue // the fresh sets have no tuning part
+			}
 			ours, theirs := results[set]["search_schema"][split].col(1), results[set]["bm25"][split].col(1)
 			what := fmt.Sprintf("%s, %s questions: recall@10 of gold columns", set, split)
 			if ours < theirs+floor.lead {
