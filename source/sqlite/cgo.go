@@ -58,6 +58,19 @@ extern int sqlite3_create_function_v2(sqlite3*, const char*, int, int, void*,
 	void (*)(sqlite3_context*, int, sqlite3_value**), void (*)(sqlite3_context*, int, sqlite3_value**),
 	void (*)(sqlite3_context*), void (*)(void*));
 
+extern void sqlite3_progress_handler(sqlite3*, int, int(*)(void*), void*);
+
+// stop_set is the progress handler of every connection: it stops the
+// statement running once *flag is set.
+static int stop_set(void *flag) { return __atomic_load_n((int *)flag, __ATOMIC_ACQUIRE); }
+
+// watch_stop makes db stop whatever it runs, within about 1,000 virtual
+// machine steps, once *flag is set.
+static void watch_stop(sqlite3 *db, int *flag) { sqlite3_progress_handler(db, 1000, stop_set, flag); }
+
+// set_stop sets or clears *flag.
+static void set_stop(int *flag, int on) { __atomic_store_n(flag, on, __ATOMIC_RELEASE); }
+
 // cover_scans turns SQLite's full scans of covering indexes on or off for
 // db (SQLITE_TESTCTRL_GETOPT and _OPTIMIZATIONS; SQLITE_CoverIdxScan).
 static void cover_scans(sqlite3 *db, int on) {
@@ -384,6 +397,42 @@ func quotedStrings(db *cHandle, on bool) {
 // interrupt stops whatever db runs, compiling included.
 func interrupt(db *cHandle) { C.sqlite3_interrupt(db) }
 
+// stopFlag is a connection's flag that its progress handler watches
+// (watchStop): once set, the statement running stops, and so does one that
+// starts later. sqlite3_interrupt alone is lost when it comes before a
+// statement starts stepping (SQLite clears it as the first statement
+// starts), so a call cancelled between taking its connection and stepping
+// would run on to its timeout. The flag lives in C memory: SQLite keeps
+// the pointer.
+type stopFlag struct{ p *C.int }
+
+// watchStop gives db a flag, cleared, and the progress handler that
+// watches it.
+func watchStop(db *cHandle) stopFlag {
+	f := stopFlag{(*C.int)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int(0)))))}
+	C.watch_stop(db, f.p)
+	return f
+}
+
+// set raises the flag (on) or clears it for the connection's next call.
+func (f stopFlag) set(on bool) {
+	if f.p == nil {
+		return
+	}
+	v := C.int(0)
+	if on {
+		v = 1
+	}
+	C.set_stop(f.p, v)
+}
+
+// free lets go of the flag, once its connection is closed.
+func (f stopFlag) free() {
+	if f.p != nil {
+		C.free(unsafe.Pointer(f.p))
+	}
+}
+
 // stepSQLite binds args to st, reports its columns and hands each row to
 // emit until emit returns false or the rows end. Text longer than maxText
 // bytes and BLOBs longer than blobHead are read only that far and come as a
@@ -599,7 +648,8 @@ func (c *sqliteConn) RegisterContextAuthorizer(callback func(action int, arg1, a
 	c.auth = h
 }
 
-// Close closes the connection and lets go of its authorizer.
+// Close closes the connection and lets go of its authorizer and its stop
+// flag.
 func (c *sqliteConn) Close() error {
 	if err := c.SQLiteConn.Close(); err != nil {
 		return err
@@ -608,6 +658,8 @@ func (c *sqliteConn) Close() error {
 		c.auth.Delete()
 		c.auth = 0
 	}
+	c.stop.free()
+	c.stop = stopFlag{}
 	return nil
 }
 

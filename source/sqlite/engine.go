@@ -121,6 +121,7 @@ func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
 	cn := &conn{c: c, limits: b.limits, policy: b.currentPolicy()}
 	err = c.Raw(func(dc any) error {
 		cn.sc = dc.(*sqliteConn)
+		cn.sc.stop.set(false) // before Cancel can be armed on this call
 		cn.h, err = connHandle(cn.sc.SQLiteConn)
 		return err
 	})
@@ -207,10 +208,13 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 	})
 }
 
-// Cancel interrupts the connection: SQLite stops compiling or stepping at
-// its next check, and a statement started after the running ones ended is
-// not affected.
-func (c *conn) Cancel() { interrupt(c.h) }
+// Cancel stops the connection's call: SQLite stops compiling or stepping
+// at its next check, and a statement that starts later in the call stops at
+// once (the stop flag, which the next Acquire clears).
+func (c *conn) Cancel() {
+	c.sc.stop.set(true)
+	interrupt(c.h)
+}
 
 // Release hands the connection back: a read-only handle with no
 // transaction open (the guard refuses BEGIN) has nothing to reset.

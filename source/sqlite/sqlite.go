@@ -170,6 +170,7 @@ type sqliteConn struct {
 	*sqlite3.SQLiteConn
 	guard *guard.SQLite
 	auth  cgo.Handle // the authorizer RegisterContextAuthorizer installed
+	stop  stopFlag   // raised by a call's Cancel (see stopFlag)
 }
 
 func (c *sqliteConnector) Driver() driver.Driver { return &c.drv }
@@ -194,6 +195,12 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 		return nil, err
 	}
 	sc := &sqliteConn{SQLiteConn: conn}
+	h, err := connHandle(conn)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	sc.stop = watchStop(h)
 	if c.guarded {
 		if sc.guard, err = guard.NewSQLite(sc); err != nil {
 			conn.Close()
