@@ -37,7 +37,14 @@ func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, dr
 // is Stdio.
 func StdioCalls(ctx context.Context, srv *mcp.Server, calls Calls, in io.Reader, out io.Writer, drain time.Duration) error {
 	defer keepHeapFloor()
-	err := srv.Run(ctx, &stdioTransport{in: in, out: out, drain: drain, calls: calls})
+	t := &stdioTransport{in: in, out: out, drain: drain, calls: calls}
+	err := srv.Run(ctx, t)
+	if c := t.conn; c != nil {
+		// Nothing is written to out once Stdio returns: the direct calls
+		// still running are cancelled and their replies written first.
+		c.Close()
+		c.running.Wait()
+	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return err
 	}
@@ -49,7 +56,8 @@ type stdioTransport struct {
 	in    io.Reader
 	out   io.Writer
 	drain time.Duration
-	calls Calls // nil: every message goes to the SDK
+	calls Calls      // nil: every message goes to the SDK
+	conn  *stdioConn // the connection Connect made
 }
 
 // Connect starts the connection's one reader goroutine. Calls answered
@@ -64,6 +72,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		answered: make(chan struct{}),
 	}
 	c.ctx, c.stop = context.WithCancel(ctx)
+	t.conn = c
 	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10))
 	return c, nil
 }
@@ -98,6 +107,7 @@ type stdioConn struct {
 	initID      *jsonrpc.ID                       // of the initialize request, under mu
 	initialized atomic.Bool                       // its reply went out without an error
 	direct      map[jsonrpc.ID]context.CancelFunc // calls in flight, under mu
+	running     sync.WaitGroup                    // the direct calls not yet answered
 }
 
 // batch collects the replies to a JSON-RPC batch, written as one array
@@ -173,34 +183,40 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	resp, isReply := msg.(*jsonrpc.Response)
-	if isReply {
-		c.mu.Lock()
-		if c.initID != nil && *c.initID == resp.ID {
-			c.initID = nil
-			c.initialized.Store(resp.Error == nil)
-		}
-		c.pending--
-		close(c.answered)
-		c.answered = make(chan struct{})
-		var done []*jsonrpc.Response
-		held := false
-		if b := c.batches[resp.ID]; b != nil {
-			held = true
-			b.replies[b.slot[resp.ID]] = resp
-			delete(c.batches, resp.ID)
-			if b.left--; b.left == 0 {
-				done = b.replies
-			}
-		}
-		c.mu.Unlock()
-		if held {
-			if done == nil {
-				return nil
-			}
-			return c.writeBatch(done)
+	if !isReply {
+		return c.writeLine(msg)
+	}
+	c.mu.Lock()
+	if c.initID != nil && *c.initID == resp.ID {
+		c.initID = nil
+		c.initialized.Store(resp.Error == nil)
+	}
+	var done []*jsonrpc.Response
+	held := false
+	if b := c.batches[resp.ID]; b != nil {
+		held = true
+		b.replies[b.slot[resp.ID]] = resp
+		delete(c.batches, resp.ID)
+		if b.left--; b.left == 0 {
+			done = b.replies
 		}
 	}
-	return c.writeLine(msg)
+	c.mu.Unlock()
+	var err error
+	switch {
+	case !held:
+		err = c.writeLine(msg)
+	case done != nil:
+		err = c.writeBatch(done)
+	}
+	// Answered once written (or held for its batch, which the last reply
+	// writes): the wait at the end of the input ends after the write.
+	c.mu.Lock()
+	c.pending--
+	close(c.answered)
+	c.answered = make(chan struct{})
+	c.mu.Unlock()
+	return err
 }
 
 // writeLine writes msg as one line.
@@ -387,7 +403,9 @@ func (c *stdioConn) answerDirect(m jsonrpc.Message) (direct bool, call func()) {
 	c.direct[req.ID] = cancel
 	c.pending++ // Write counts it answered
 	c.mu.Unlock()
+	c.running.Add(1)
 	return true, func() {
+		defer c.running.Done()
 		resp := answer(ctx, h, req.ID, params)
 		c.mu.Lock()
 		delete(c.direct, req.ID)
