@@ -554,12 +554,27 @@ func (db *DB) once(ctx context.Context, st Statement, sink Sink) (connected bool
 	if err != nil {
 		return false, err
 	}
-	done := make(chan struct{})
+	done, ran := make(chan struct{}), make(chan struct{})
 	unwatch := context.AfterFunc(ctx, func() {
+		defer close(done)
 		conn.Cancel()
-		close(done)
+		// An engine's interrupt can be lost when it comes before the
+		// statement starts (SQLite's and DuckDB's are cleared as one
+		// starts, MySQL's KILL QUERY finds nothing to kill): cancel again
+		// until Run returns.
+		t := time.NewTicker(recancelEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ran:
+				return
+			case <-t.C:
+				conn.Cancel()
+			}
+		}
 	})
 	err = conn.Run(ctx, st, sink)
+	close(ran)
 	// A cancel under way finishes before the connection is reset, so it
 	// cannot reach a later statement.
 	if !unwatch() {
@@ -567,3 +582,7 @@ func (db *DB) once(ctx context.Context, st Statement, sink Sink) (connected bool
 	}
 	return true, conn.Release(err)
 }
+
+// recancelEvery is how often a cancelled call's Cancel is repeated while
+// its statement still runs.
+const recancelEvery = 200 * time.Millisecond
