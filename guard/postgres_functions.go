@@ -141,12 +141,12 @@ func judgeFunctions(call string, fns []PostgresFunction) *Error {
 // are fine: the words of a refusal are made only for one.
 func judgeFunction(call string, f PostgresFunction, of int, builtin bool) *Error {
 	lower := strings.ToLower(f.Name)
-	full := func() string { return f.Schema + "." + f.Name + "()" }
 	may := func() string {
+		verb := "calls "
 		if of > 1 || !strings.EqualFold(strings.TrimSuffix(call, "()"), f.Name) {
-			return "can reach " + full()
+			verb = "can reach "
 		}
-		return "calls " + full()
+		return verb + f.Schema + "." + f.Name + "()"
 	}
 	if hint, denied := pgDenied(lower); denied {
 		if strings.EqualFold(strings.TrimSuffix(call, "()"), f.Name) {

@@ -762,13 +762,13 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 	// the date columns of the tables it is about: each candidate's date
 	// or time column holds that word's evidence, as a word of its own.
 	nq := len(stems)
-	lenders, lent, lender := ix.bestColumnTables(cols, lendTables)
+	lenders := ix.bestColumnTables(cols, lendTables)
 	if trig := timeWord(query); trig != "" && ix.nTemporal > 0 {
 		h := hit{score: timeWeight * fieldWeights[fName] * idf(nCols, ix.nTemporal), field: fName, word: "date or time", how: "time"}
 		// The tables it is about are those that matched and those whose
 		// own columns matched best, named or not (absences: the
 		// attendance table's status and excused columns).
-		for _, ti := range lenders {
+		for ti := range lenders {
 			first := ix.firstColumn(ti)
 			for i := range ix.tables[ti].Columns {
 				if d := first + int32(i); ix.temporal[d] {
@@ -812,10 +812,10 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 			r.score += share * ts.score
 			r.inherited, r.share = ts, share
 		}
-		if l, ok := lent[doc.table]; ok && lender[doc.table] != d && len(s.hits) > 0 {
+		if l, ok := lenders[doc.table]; ok && l.doc != d && len(s.hits) > 0 {
 			// A column of a table whose other column matched best takes
 			// a share of that match, as of its table's own.
-			r.score += max(0, siblingShare*l-r.share*scoreOf(r.inherited))
+			r.score += max(0, siblingShare*l.score-r.share*scoreOf(r.inherited))
 		}
 		out = append(out, r)
 	}
@@ -1370,6 +1370,7 @@ const lendTables = 3
 // the table's own match.
 const siblingShare = 0.5
 
+// scoreOf is s's score, 0 for none.
 func scoreOf(s *scored) float64 {
 	if s == nil {
 		return 0
@@ -1377,24 +1378,29 @@ func scoreOf(s *scored) float64 {
 	return s.score
 }
 
+// lending is a table's best column, by its own words, and that column's
+// score.
+type lending struct {
+	doc   int32
+	score float64
+}
+
 // bestColumnTables returns the n tables whose columns' own words (not
-// their table's) scored best in cols, best first, with each one's best
-// score and the column that has it.
-func (ix *searchIndex) bestColumnTables(cols map[int32]*scored, n int) ([]int32, map[int32]float64, map[int32]int32) {
+// their table's) scored best in cols, each with its best column.
+func (ix *searchIndex) bestColumnTables(cols map[int32]*scored, n int) map[int32]lending {
 	type top struct {
-		score float64
+		lending
 		table int32
-		doc   int32
+	}
+	better := func(a, b top) bool { // a before b
+		return a.score > b.score || a.score == b.score && a.doc < b.doc
 	}
 	best := make([]top, 0, n+1) // the n best tables' best columns, best first
 	for d, s := range cols {
 		if len(s.hits) == 0 {
 			continue
 		}
-		c := top{s.score, ix.cols[d].table, d}
-		better := func(a, b top) bool { // a before b
-			return a.score > b.score || a.score == b.score && a.doc < b.doc
-		}
+		c := top{lending{d, s.score}, ix.cols[d].table}
 		if i := slices.IndexFunc(best, func(t top) bool { return t.table == c.table }); i >= 0 {
 			if !better(c, best[i]) {
 				continue
@@ -1410,12 +1416,11 @@ func (ix *searchIndex) bestColumnTables(cols map[int32]*scored, n int) ([]int32,
 			best = best[:min(len(best), n)]
 		}
 	}
-	tables := make([]int32, len(best))
-	lent, lender := make(map[int32]float64, len(best)), make(map[int32]int32, len(best))
-	for i, t := range best {
-		tables[i], lent[t.table], lender[t.table] = t.table, t.score, t.doc
+	out := make(map[int32]lending, len(best))
+	for _, t := range best {
+		out[t.table] = t.lending
 	}
-	return tables, lent, lender
+	return out
 }
 
 // timeWeight is how much a time in the question counts for a date

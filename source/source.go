@@ -558,10 +558,11 @@ func (db *DB) once(ctx context.Context, st Statement, sink Sink) (connected bool
 	unwatch := context.AfterFunc(ctx, func() {
 		defer close(done)
 		conn.Cancel()
-		// An engine's interrupt can be lost when it comes before the
-		// statement starts (SQLite's and DuckDB's are cleared as one
-		// starts, MySQL's KILL QUERY finds nothing to kill): cancel again
-		// until Run returns.
+		// An engine whose interrupt reaches only a statement already
+		// running loses one that comes before the statement starts (a
+		// call cancelled while it compiles): cancel again until Run
+		// returns. SQLite's engine also keeps a stop flag of its own, and
+		// MySQL's ends the connection.
 		t := time.NewTicker(recancelEvery)
 		defer t.Stop()
 		for {

@@ -28,13 +28,6 @@ type Calls interface {
 	Handler(name string) mcp.ToolHandler
 }
 
-// callParams are the params of a tools/call request the transports answer
-// themselves: a name and arguments, nothing else.
-type callParams struct {
-	name      string
-	arguments json.RawMessage
-}
-
 // directCall returns the handler that answers req and its params, or nil
 // when the SDK must answer it: a notification, another method, params
 // holding more than name and arguments (_meta, which carries progress
@@ -50,27 +43,26 @@ func directCall(calls Calls, req *jsonrpc.Request) (mcp.ToolHandler, *mcp.CallTo
 	if err := json.Unmarshal(req.Params, &fields); err != nil || fields == nil {
 		return nil, nil
 	}
-	p := callParams{}
+	params := &mcp.CallToolParamsRaw{}
 	for k, v := range fields {
 		switch k {
 		case "name":
-			if err := json.Unmarshal(v, &p.name); err != nil {
+			if err := json.Unmarshal(v, &params.Name); err != nil {
 				return nil, nil
 			}
 		case "arguments":
-			p.arguments = v
+			if string(v) != "null" { // null leaves them nil, as the SDK's decoding does
+				params.Arguments = v
+			}
 		default:
 			return nil, nil
 		}
 	}
-	h := calls.Handler(p.name)
+	h := calls.Handler(params.Name)
 	if h == nil {
 		return nil, nil
 	}
-	if string(p.arguments) == "null" {
-		p.arguments = nil // as the SDK's decoding leaves it
-	}
-	return h, &mcp.CallToolParamsRaw{Name: p.name, Arguments: p.arguments}
+	return h, params
 }
 
 // answer runs h and returns the reply to request id as the SDK's dispatch
@@ -131,9 +123,7 @@ func plainResult(res *mcp.CallToolResult) ([]byte, bool) {
 	switch sc := res.StructuredContent.(type) {
 	case nil:
 	case json.RawMessage:
-		// json.Marshal, inside CallToolResult's MarshalJSON, would escape
-		// these within strings: leave such text to it.
-		if len(sc) == 0 || bytes.ContainsAny(sc, "<>&\u2028\u2029") || !json.Valid(sc) || !isCompact(sc) {
+		if len(sc) == 0 || !json.Valid(sc) || !isCompact(sc) {
 			return nil, false
 		}
 		structured = sc
@@ -168,12 +158,18 @@ func plainResult(res *mcp.CallToolResult) ([]byte, bool) {
 	return append(b, '}'), true
 }
 
-// isCompact reports whether the valid JSON b holds no whitespace outside
-// its strings, so that encoding/json's compaction would leave it as it is.
+// isCompact reports whether the valid JSON b is as encoding/json's
+// compaction inside CallToolResult's MarshalJSON (json.Marshal) would
+// leave it: no whitespace outside its strings, and none of the
+// characters it escapes within them (<, >, &, U+2028, U+2029).
 func isCompact(b []byte) bool {
 	inString, escaped := false, false
-	for _, c := range b {
+	for i, c := range b {
 		switch {
+		case c == '<' || c == '>' || c == '&':
+			return false
+		case c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9): // U+2028, U+2029
+			return false
 		case escaped:
 			escaped = false
 		case inString && c == '\\':

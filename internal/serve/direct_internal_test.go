@@ -24,6 +24,7 @@ func TestPlainResult(t *testing.T) {
 		{"an error", withErr, true},
 		{"an error with structured content", &mcp.CallToolResult{Content: text("no"), IsError: true, StructuredContent: json.RawMessage(`[]`)}, true},
 		{"structured content with markup", &mcp.CallToolResult{Content: text("x"), StructuredContent: json.RawMessage(`{"a":"<b>"}`)}, false},
+		{"structured content with a line separator", &mcp.CallToolResult{Content: text("x"), StructuredContent: json.RawMessage("{\"a\":\"b\u2028c\"}")}, false},
 		{"structured content with spaces", &mcp.CallToolResult{Content: text("x"), StructuredContent: json.RawMessage(`{"a": 1}`)}, false},
 		{"structured content with a string's spaces", &mcp.CallToolResult{Content: text("x"), StructuredContent: json.RawMessage(`{"a":"b c\"d e"}`)}, true},
 		{"structured content as a map", &mcp.CallToolResult{Content: text("x"), StructuredContent: map[string]int{"a": 1}}, false},

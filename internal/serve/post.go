@@ -57,11 +57,11 @@ func (s *httpServer) quickPOST(srv *mcp.Server, calls Calls, next http.Handler) 
 			next.ServeHTTP(w, r)
 			return
 		}
-		// The headers, as the SDK's handler hands them on (a traceparent).
 		if h, params := directCall(calls, req); h != nil {
 			s.answerDirect(w, r, h, req, params)
 			return
 		}
+		// The headers, as the SDK's handler hands them on (a traceparent).
 		req.Extra = &mcp.RequestExtra{Header: r.Header}
 		if version == "" {
 			version = "2025-03-26" // what the SDK assumes without the header

@@ -361,10 +361,11 @@ func (c *stdioConn) readLoop(r *bufio.Reader) {
 	}
 }
 
-// answerDirect answers m itself and reports true when m is a plain
-// tools/call on an initialized session (directCall) or the cancellation of
-// one such call in flight; it notes the initialize request, whose reply
-// marks the session initialized, as the SDK's state does.
+// answerDirect reports true when m is a plain tools/call on an
+// initialized session (directCall), with the call that answers it for the
+// caller to run, or the cancellation of one such call in flight, which it
+// cancels. It notes the initialize request, whose reply marks the session
+// initialized, as the SDK's state does.
 func (c *stdioConn) answerDirect(m jsonrpc.Message) (direct bool, call func()) {
 	req, ok := m.(*jsonrpc.Request)
 	if !ok || c.calls == nil {
