@@ -118,8 +118,8 @@ func TestDirectMatchesSDK(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		db := dbtest.SQLite(t, nil)
-		sdkSrv := startHTTPVia(t, db, serve.HTTPOptions{}, 0, false)
-		directSrv := startHTTPVia(t, db, serve.HTTPOptions{}, 0, true)
+		sdkSrv := startHTTPVia(t, db, serve.HTTPOptions{}, 0, false, nil)
+		directSrv := startHTTPVia(t, db, serve.HTTPOptions{}, 0, true, nil)
 		post := func(s *testServer, body string) string {
 			resp, reply := rpc(t, t.Context(), http.DefaultClient, s.base+"/mcp", map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, body)
 			if reply == nil {

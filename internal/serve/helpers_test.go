@@ -65,12 +65,13 @@ type testServer struct {
 // ends.
 func startHTTP(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcurrency int) *testServer {
 	t.Helper()
-	return startHTTPVia(t, db, opts, maxConcurrency, true)
+	return startHTTPVia(t, db, opts, maxConcurrency, true, nil)
 }
 
 // startHTTPVia is startHTTP with tools/call answered by the tools'
-// handlers directly (as sqlmcp serves) or, direct false, by the SDK.
-func startHTTPVia(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcurrency int, direct bool) *testServer {
+// handlers directly (as sqlmcp serves) or, direct false, by the SDK, and
+// setup, when set, given the server before it serves.
+func startHTTPVia(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcurrency int, direct bool, setup func(*mcp.Server)) *testServer {
 	t.Helper()
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
@@ -80,6 +81,9 @@ func startHTTPVia(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcur
 	srv, calls := newServerCalls(t, db, s.log, maxConcurrency)
 	if direct {
 		opts.Calls = calls
+	}
+	if setup != nil {
+		setup(srv)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel

@@ -16,7 +16,6 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
@@ -58,43 +57,13 @@ func (r *identities) last(t testing.TB) identity.Identity {
 	return r.ids[len(r.ids)-1]
 }
 
-// startWith is startHTTP with the identities of the calls recorded.
+// startWith is startHTTP with the identities of the calls recorded, by a
+// receiving middleware: every call goes through the SDK.
 func startWith(t testing.TB, opts serve.HTTPOptions) (*testServer, *identities) {
 	t.Helper()
-	if opts.Addr == "" {
-		opts.Addr = "127.0.0.1:0"
-	}
-	s := &testServer{log: &mcptest.Log{}, done: make(chan error, 1)}
-	opts.Logger = zerolog.New(s.log).Level(zerolog.DebugLevel)
-	srv := newServer(t, dbtest.SQLite(t, nil), s.log, 0)
 	ids := &identities{}
-	srv.AddReceivingMiddleware(ids.middleware)
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	go func() { s.done <- serve.HTTP(ctx, srv, &opts) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-s.done:
-		case <-time.After(30 * time.Second):
-			t.Error("the server did not stop")
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if evs := s.log.Find(map[string]any{"event": "start", "transport": "http"}); len(evs) > 0 {
-			s.base = strings.TrimSuffix(evs[0]["url"].(string), "/mcp")
-			return s, ids
-		}
-		select {
-		case err := <-s.done:
-			t.Fatalf("HTTP returned before serving: %v\n%s", err, s.log)
-		case <-time.After(5 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no start event:\n%s", s.log)
-		}
-	}
+	s := startHTTPVia(t, dbtest.SQLite(t, nil), opts, 0, false, func(srv *mcp.Server) { srv.AddReceivingMiddleware(ids.middleware) })
+	return s, ids
 }
 
 // get fetches url and returns the status, the headers and the body.
