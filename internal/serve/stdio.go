@@ -341,12 +341,10 @@ func (c *stdioConn) readLoop(r *bufio.Reader) {
 			}
 		}
 		if len(calls) == 1 && err == nil {
-			// The call runs here, on the goroutine the line woke, and a
-			// new one reads on: the call does not wait for the scheduler
-			// to hand it to another thread (the reading does).
-			go c.readLoop(r)
-			calls[0]()
-			return
+			if !c.runHere(r, calls[0]) {
+				return // another goroutine reads on
+			}
+			continue
 		}
 		for _, call := range calls {
 			go call()
@@ -359,6 +357,27 @@ func (c *stdioConn) readLoop(r *bufio.Reader) {
 			return
 		}
 	}
+}
+
+// readAhead is how long a call answered on the reading goroutine runs
+// before another goroutine takes over the reading.
+const readAhead = 500 * time.Microsecond
+
+// runHere runs call on the goroutine that read it, which reads on once
+// the call returns, reporting whether it still reads. A short call thus
+// wakes no other goroutine or thread: the scheduler's handoffs were most
+// of a trivial call's latency. When more input is already buffered, or
+// the call runs past readAhead, a new readLoop reads on meanwhile, so
+// the next requests (a cancellation among them) are not held up.
+func (c *stdioConn) runHere(r *bufio.Reader, call func()) bool {
+	if r.Buffered() > 0 {
+		go c.readLoop(r)
+		call()
+		return false
+	}
+	t := time.AfterFunc(readAhead, func() { c.readLoop(r) })
+	call()
+	return t.Stop()
 }
 
 // answerDirect reports true when m is a plain tools/call on an
