@@ -39,30 +39,79 @@ func directCall(calls Calls, req *jsonrpc.Request) (mcp.ToolHandler, *mcp.CallTo
 	if calls == nil || req.Method != "tools/call" || !req.IsCall() {
 		return nil, nil
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(req.Params, &fields); err != nil || fields == nil {
-		return nil, nil
+	params, ok := fastCallParams(req.Params)
+	if !ok {
+		params, ok = callParams(req.Params)
 	}
-	params := &mcp.CallToolParamsRaw{}
-	for k, v := range fields {
-		switch k {
-		case "name":
-			if err := json.Unmarshal(v, &params.Name); err != nil {
-				return nil, nil
-			}
-		case "arguments":
-			if string(v) != "null" { // null leaves them nil, as the SDK's decoding does
-				params.Arguments = v
-			}
-		default:
-			return nil, nil
-		}
+	if !ok {
+		return nil, nil
 	}
 	h := calls.Handler(params.Name)
 	if h == nil {
 		return nil, nil
 	}
 	return h, params
+}
+
+// callParams decodes a tools/call's params with encoding/json, reporting
+// false when they hold more than a name and arguments, or do not decode.
+func callParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return nil, false
+	}
+	params := &mcp.CallToolParamsRaw{}
+	for k, v := range fields {
+		switch k {
+		case "name":
+			if err := json.Unmarshal(v, &params.Name); err != nil {
+				return nil, false
+			}
+		case "arguments":
+			if string(v) != "null" { // null leaves them nil, as the SDK's decoding does
+				params.Arguments = v
+			}
+		default:
+			return nil, false
+		}
+	}
+	return params, true
+}
+
+// fastCallParams is callParams for params in the usual form (see
+// eachMember): a name with no escape, each key once. It reports false
+// for anything else, which callParams then judges. The arguments alias
+// raw.
+func fastCallParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
+	var name, args []byte
+	ok := eachMember(raw, func(key, value []byte) bool {
+		var slot *[]byte
+		switch string(key) {
+		case "name":
+			slot = &name
+		case "arguments":
+			slot = &args
+		default:
+			return false
+		}
+		if *slot != nil {
+			return false
+		}
+		*slot = value
+		return true
+	})
+	if !ok || name == nil {
+		return nil, false
+	}
+	n, ok := plainString(name)
+	if !ok {
+		return nil, false
+	}
+	params := &mcp.CallToolParamsRaw{Name: n}
+	if args != nil && string(args) != "null" {
+		params.Arguments = json.RawMessage(args)
+	}
+	return params, true
 }
 
 // answer runs h and returns the reply to request id as the SDK's dispatch

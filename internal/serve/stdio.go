@@ -538,6 +538,14 @@ func (c *stdioConn) decodeLine(line []byte) ([]jsonrpc.Message, error) {
 
 // decodeMessage decodes one JSON-RPC message.
 func decodeMessage(raw []byte) (jsonrpc.Message, error) {
+	if req, ok := fastRequest(raw); ok {
+		return req, nil
+	}
+	return decodeStandard(raw)
+}
+
+// decodeStandard decodes one JSON-RPC message with encoding/json.
+func decodeStandard(raw []byte) (jsonrpc.Message, error) {
 	var e envelope
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
