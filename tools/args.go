@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
 )
 
 // argSpec decodes a tool's JSON arguments into its input struct, strictly
@@ -86,8 +88,10 @@ func (a *argSpec) decode(raw json.RawMessage, in any) error {
 		if raw[0] != '{' {
 			return fmt.Errorf("the arguments must be a JSON object, not %s; this tool takes %s", cutJSON(raw), a.takes())
 		}
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return fmt.Errorf("the arguments are not valid JSON (%v); this tool takes %s", err, a.takes())
+		if args = members(raw); args == nil {
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return fmt.Errorf("the arguments are not valid JSON (%v); this tool takes %s", err, a.takes())
+			}
 		}
 	}
 	var unknown []string
@@ -116,6 +120,22 @@ func (a *argSpec) decode(raw json.RawMessage, in any) error {
 	return nil
 }
 
+// members is the arguments object raw read in one pass (jsonscan), or nil
+// when it is not in the usual form: each key once and without escapes.
+func members(raw json.RawMessage) map[string]json.RawMessage {
+	args := map[string]json.RawMessage{}
+	if !jsonscan.EachMember(raw, func(key, value []byte) bool {
+		if _, twice := args[string(key)]; twice {
+			return false
+		}
+		args[string(key)] = value
+		return true
+	}) {
+		return nil
+	}
+	return args
+}
+
 func (a *argSpec) known(name string) bool {
 	for _, f := range a.fields {
 		if f.name == name {
@@ -129,8 +149,8 @@ func (a *argSpec) known(name string) bool {
 func (f argField) set(field reflect.Value, val json.RawMessage) error {
 	switch f.kind {
 	case reflect.String:
-		var s string
-		if val[0] != '"' || json.Unmarshal(val, &s) != nil {
+		s, plain := jsonscan.PlainString(val)
+		if !plain && (val[0] != '"' || json.Unmarshal(val, &s) != nil) {
 			return fmt.Errorf("argument %q must be a string, not %s", f.name, cutJSON(val))
 		}
 		field.SetString(s)

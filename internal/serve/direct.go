@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
 )
 
 // Calls gives a tool's handler by name, for a transport that answers
@@ -79,12 +81,12 @@ func callParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 }
 
 // fastCallParams is callParams for params in the usual form (see
-// eachMember): a name with no escape, each key once. It reports false
+// jsonscan): a name with no escape, each key once. It reports false
 // for anything else, which callParams then judges. The arguments alias
 // raw.
 func fastCallParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	var name, args []byte
-	ok := eachMember(raw, func(key, value []byte) bool {
+	ok := jsonscan.EachMember(raw, func(key, value []byte) bool {
 		var slot *[]byte
 		switch string(key) {
 		case "name":
@@ -103,7 +105,7 @@ func fastCallParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	if !ok || name == nil {
 		return nil, false
 	}
-	n, ok := plainString(name)
+	n, ok := jsonscan.PlainString(name)
 	if !ok {
 		return nil, false
 	}

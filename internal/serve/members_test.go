@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
 )
 
 var memberSeeds = []string{
@@ -38,19 +40,19 @@ func FuzzFastMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if end, ok := skipValue(raw, 0, 1); ok && end == len(raw) && !json.Valid(raw) {
-			t.Fatalf("skipValue takes invalid JSON: %q", raw)
+		if end, ok := jsonscan.SkipValue(raw, 0, 1); ok && end == len(raw) && !json.Valid(raw) {
+			t.Fatalf("SkipValue takes invalid JSON: %q", raw)
 		}
-		if json.Valid(raw) && len(raw) < maxFastDepth {
-			i := skipSpace(raw, 0)
-			if end, ok := skipValue(raw, i, 1); !ok || skipSpace(raw, end) != len(raw) {
-				t.Fatalf("skipValue refuses valid JSON: %q", raw)
+		if json.Valid(raw) && len(raw) < jsonscan.MaxDepth {
+			i := jsonscan.SkipSpace(raw, 0)
+			if end, ok := jsonscan.SkipValue(raw, i, 1); !ok || jsonscan.SkipSpace(raw, end) != len(raw) {
+				t.Fatalf("SkipValue refuses valid JSON: %q", raw)
 			}
 		}
-		if eachMember(raw, func(_, _ []byte) bool { return true }) {
+		if jsonscan.EachMember(raw, func(_, _ []byte) bool { return true }) {
 			var obj map[string]json.RawMessage
 			if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-				t.Fatalf("eachMember takes what is not an object: %q (%v)", raw, err)
+				t.Fatalf("EachMember takes what is not an object: %q (%v)", raw, err)
 			}
 		}
 		if req, ok := fastRequest(raw); ok {
