@@ -35,6 +35,7 @@ var bootstrapCatalog = newPGCatalog([][]any{
 	{"o", "pg_catalog", "<>", "pg_catalog", "int4ne", "i", ""},
 	{"o", "pg_catalog", ">=", "pg_catalog", "int4ge", "i", ""},
 	{"o", "pg_catalog", ">", "pg_catalog", "int4gt", "i", ""},
+	{"o", "pg_catalog", "&&", "pg_catalog", "arrayoverlap", "i", ""},
 	{"t", "pg_catalog", "text", "", "", "i", ""},
 	{"t", "pg_catalog", "int4", "", "", "i", ""},
 	{"t", "pg_catalog", "oid", "", "", "i", ""},
@@ -236,8 +237,8 @@ const pgCatalogSQL = `WITH r AS (
 	SELECT p.oid, n.nspname, p.proname, p.provolatile,
 		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin,
 		CASE WHEN p.prorettype IN (` + pgLookupTypes + `)
-				OR EXISTS (SELECT FROM unnest(p.proargtypes::oid[]) AS a (t) WHERE a.t IN (` + pgLookupTypes + `)) THEN 'F'
-			WHEN EXISTS (SELECT FROM unnest(p.proargtypes::oid[]) AS a (t) WHERE a.t IN (26, 19)) THEN 'N'
+				OR p.proargtypes::oid[] && '{` + pgLookupTypes + `}'::oid[] THEN 'F'
+			WHEN p.proargtypes::oid[] && '{26, 19}'::oid[] THEN 'N'
 			ELSE 'f' END AS kind
 	FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
