@@ -271,6 +271,14 @@ type PoolStats struct {
 	Max   int // the most the pool opens
 }
 
+// Settler is what a Backend implements when Open returns before all it
+// reads at start has been read (PostgreSQL's function catalog, read while
+// the tables are): Settle waits for the rest, and its error fails the
+// open as Open's would.
+type Settler interface {
+	Settle(ctx context.Context) error
+}
+
 // Warner is what a Backend implements when it has something to tell the
 // operator at start: each a sentence for a log line, with the event name
 // it goes under ("budget", "journal").

@@ -195,6 +195,15 @@ func (db *DB) PoolStats() (PoolStats, bool) {
 	return PoolStats{}, false
 }
 
+// Settle waits until the engine has read all it reads at start, and
+// returns what failed (see Settler).
+func (db *DB) Settle(ctx context.Context) error {
+	if s, ok := db.b.(Settler); ok {
+		return s.Settle(ctx)
+	}
+	return nil
+}
+
 // Warnings are what the operator should know about the database at start
 // (a budget the role cannot set, a SQLite file in rollback-journal mode).
 func (db *DB) Warnings() []Warning {

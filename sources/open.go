@@ -109,6 +109,9 @@ func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) 
 	}
 	r.Engine, r.Database, r.Limits, r.Guard = db.Dialect(), db.Name(), db.Limits(), db.Guard()
 	cat, err := check(ctx, db, cfg, r)
+	if err == nil {
+		err = db.Settle(ctx)
+	}
 	if err != nil {
 		r.Unavailable = err.Error()
 	}

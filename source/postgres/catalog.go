@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/sqlmcp/sqlmcp/guard"
 )
 
@@ -29,7 +31,10 @@ type pgCatalog struct {
 // bootstrapCatalog knows only the operators, types and version the catalog
 // reads themselves use, so the guard can judge them before the catalog is
 // loaded.
-var bootstrapCatalog = newPGCatalog([][]any{
+var bootstrapCatalog = newPGCatalog(bootstrapRows, nil)
+
+// bootstrapRows are bootstrapCatalog's rows, as pgCatalogSQL gives them.
+var bootstrapRows = [][]any{
 	{"o", "pg_catalog", "=", "pg_catalog", "int4eq", "i", ""},
 	{"o", "pg_catalog", "<", "pg_catalog", "int4lt", "i", ""},
 	{"o", "pg_catalog", "<>", "pg_catalog", "int4ne", "i", ""},
@@ -44,7 +49,87 @@ var bootstrapCatalog = newPGCatalog([][]any{
 	{"f", "pg_catalog", "pg_get_constraintdef", "pg_catalog", "pg_get_constraintdef", "s", ""},
 	{"p", "", "pg_catalog", "", "", "i", ""},
 	{"v", "", "0", "", "", "i", ""},
-}, nil)
+}
+
+// ownCatalog judges sqlmcp's own reads of the schema while the function
+// catalog is still being read at start (catalogFor): the bootstrap rows
+// and every overload of the built-in functions, operators and types those
+// reads use, as pgCatalogSQL gives them on PostgreSQL 15
+// (TestOwnCatalog holds them to the server's and checks that every
+// read of the start is judged by them alone). A read naming anything
+// else waits for the function catalog.
+var ownCatalog = newPGCatalog(append(slices.Clone(bootstrapRows), ownCatalogRows...), nil)
+
+// ownCatalogRows are what ownCatalog knows beyond bootstrapRows.
+var ownCatalogRows = [][]any{
+	{"f", "pg_catalog", "aclexplode", "pg_catalog", "aclexplode", "s", ""},
+	{"f", "pg_catalog", "cardinality", "pg_catalog", "cardinality", "i", ""},
+	{"f", "pg_catalog", "current_database", "pg_catalog", "current_database", "s", ""},
+	{"f", "pg_catalog", "current_setting", "pg_catalog", "current_setting", "s", ""},
+	{"f", "pg_catalog", "format", "pg_catalog", "format", "s", ""},
+	{"f", "pg_catalog", "has_any_column_privilege", "pg_catalog", "has_any_column_privilege", "s", ""},
+	{"f", "pg_catalog", "has_database_privilege", "pg_catalog", "has_database_privilege", "s", ""},
+	{"f", "pg_catalog", "has_foreign_data_wrapper_privilege", "pg_catalog", "has_foreign_data_wrapper_privilege", "s", ""},
+	{"f", "pg_catalog", "has_function_privilege", "pg_catalog", "has_function_privilege", "s", ""},
+	{"f", "pg_catalog", "has_parameter_privilege", "pg_catalog", "has_parameter_privilege", "s", ""},
+	{"f", "pg_catalog", "has_schema_privilege", "pg_catalog", "has_schema_privilege", "s", ""},
+	{"f", "pg_catalog", "has_sequence_privilege", "pg_catalog", "has_sequence_privilege", "s", ""},
+	{"f", "pg_catalog", "has_server_privilege", "pg_catalog", "has_server_privilege", "s", ""},
+	{"f", "pg_catalog", "has_table_privilege", "pg_catalog", "has_table_privilege", "s", ""},
+	{"f", "pg_catalog", "to_jsonb", "pg_catalog", "to_jsonb", "s", ""},
+	{"N", "pg_catalog", "col_description", "pg_catalog", "col_description", "s", ""},
+	{"N", "pg_catalog", "format_type", "pg_catalog", "format_type", "s", ""},
+	{"N", "pg_catalog", "has_any_column_privilege", "pg_catalog", "has_any_column_privilege", "s", ""},
+	{"N", "pg_catalog", "has_database_privilege", "pg_catalog", "has_database_privilege", "s", ""},
+	{"N", "pg_catalog", "has_foreign_data_wrapper_privilege", "pg_catalog", "has_foreign_data_wrapper_privilege", "s", ""},
+	{"N", "pg_catalog", "has_function_privilege", "pg_catalog", "has_function_privilege", "s", ""},
+	{"N", "pg_catalog", "has_parameter_privilege", "pg_catalog", "has_parameter_privilege", "s", ""},
+	{"N", "pg_catalog", "has_schema_privilege", "pg_catalog", "has_schema_privilege", "s", ""},
+	{"N", "pg_catalog", "has_sequence_privilege", "pg_catalog", "has_sequence_privilege", "s", ""},
+	{"N", "pg_catalog", "has_server_privilege", "pg_catalog", "has_server_privilege", "s", ""},
+	{"N", "pg_catalog", "has_table_privilege", "pg_catalog", "has_table_privilege", "s", ""},
+	{"N", "pg_catalog", "obj_description", "pg_catalog", "obj_description", "s", ""},
+	{"N", "pg_catalog", "pg_get_expr", "pg_catalog", "pg_get_expr", "s", ""},
+	{"N", "pg_catalog", "pg_get_function_identity_arguments", "pg_catalog", "pg_get_function_identity_arguments", "s", ""},
+	{"N", "pg_catalog", "pg_has_role", "pg_catalog", "pg_has_role", "s", ""},
+	{"N", "pg_catalog", "pg_identify_object", "pg_catalog", "pg_identify_object", "s", ""},
+	{"o", "pg_catalog", "!~~", "pg_catalog", "bpcharnlike", "i", ""},
+	{"o", "pg_catalog", "!~~", "pg_catalog", "byteanlike", "i", ""},
+	{"o", "pg_catalog", "!~~", "pg_catalog", "namenlike", "i", ""},
+	{"o", "pg_catalog", "!~~", "pg_catalog", "nlikejoinsel", "s", ""},
+	{"o", "pg_catalog", "!~~", "pg_catalog", "nlikesel", "s", ""},
+	{"o", "pg_catalog", "!~~", "pg_catalog", "textnlike", "i", ""},
+	{"o", "pg_catalog", "->>", "pg_catalog", "json_array_element_text", "i", ""},
+	{"o", "pg_catalog", "->>", "pg_catalog", "json_object_field_text", "i", ""},
+	{"o", "pg_catalog", "->>", "pg_catalog", "jsonb_array_element_text", "i", ""},
+	{"o", "pg_catalog", "->>", "pg_catalog", "jsonb_object_field_text", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "anytextcat", "s", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "array_append", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "array_cat", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "array_prepend", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "bitcat", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "byteacat", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "jsonb_concat", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "textanycat", "s", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "textcat", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "tsquery_or", "i", ""},
+	{"o", "pg_catalog", "||", "pg_catalog", "tsvector_concat", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "bitnot", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "bpcharregexeq", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "inetnot", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "int2not", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "int4not", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "int8not", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "macaddr8_not", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "macaddr_not", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "nameregexeq", "i", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "regexeqjoinsel", "s", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "regexeqsel", "s", ""},
+	{"o", "pg_catalog", "~", "pg_catalog", "textregexeq", "i", ""},
+	{"t", "pg_catalog", "bool", "", "", "i", ""},
+	{"t", "pg_catalog", "int8", "", "", "i", ""},
+	{"t", "pg_catalog", "regclass", "", "", "i", ""},
+}
 
 // pgAllow is what the operator allows beyond the built-in and vetted
 // functions: whole extensions, and functions by schema and name.
@@ -351,7 +436,16 @@ func pgLooksUp(name string) bool {
 // loadCatalog reads the catalog afresh, judged by the bootstrap catalog,
 // and puts it in place.
 func (p *backend) loadCatalog(ctx context.Context) error {
-	rows, err := p.ownRows(ctx, pgCatalogSQL, bootstrapCatalog)
+	c, err := p.acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the function catalog: %w", err)
+	}
+	return p.loadCatalogOn(ctx, c)
+}
+
+// loadCatalogOn is loadCatalog on the connection c, which it releases.
+func (p *backend) loadCatalogOn(ctx context.Context, c *pgxpool.Conn) error {
+	rows, err := p.ownRowsOn(ctx, c, pgCatalogSQL, bootstrapCatalog)
 	if err != nil {
 		return fmt.Errorf("reading the function catalog: %w", err)
 	}

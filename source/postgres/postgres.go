@@ -103,8 +103,12 @@ type backend struct {
 	// reloadMu lets one caller at a time replace it.
 	cat      atomic.Pointer[pgCatalog]
 	reloadMu sync.Mutex
-	allow    pgAllow // what the operator allows beyond the vetted
-	types    pgTypes
+	// loaded closes once the catalog Open started reading is in cat, or
+	// failed with loadErr (see catalogFor).
+	loaded  chan struct{}
+	loadErr error
+	allow   pgAllow // what the operator allows beyond the vetted
+	types   pgTypes
 	// left tracks backends that may still run a statement sqlmcp gave
 	// up on.
 	left   *pgLeft
@@ -212,25 +216,78 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
-	if err := p.loadCatalog(ctx); err != nil {
+	// The function catalog, the slowest read of the start, is read while
+	// the rest is: sqlmcp's own reads are judged meanwhile by ownCatalog,
+	// the model's wait for it, and Settle fails the open when it failed.
+	// The read has its connection before Open returns: a call that holds
+	// the pool's last one while it waits for the catalog cannot starve it.
+	lc, err := p.acquire(ctx)
+	if err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
+	}
+	p.loaded = make(chan struct{})
+	lctx, lcancel := context.WithTimeout(context.WithoutCancel(ctx), limits.Timeout+pgBackstop)
+	go func() {
+		defer lcancel()
+		defer close(p.loaded)
+		if err := p.loadCatalogOn(lctx, lc); err != nil {
+			p.loadErr = pgConnectError(name, dsn, err)
+			return
+		}
+		p.loadErr = p.cat.Load().checkAllow(&allow)
+	}()
+	if len(allow.extensions)+len(allow.functions) > 0 {
+		// What the operator allowed is checked against the catalog
+		// before Open returns, as it always was.
+		if err := p.Settle(ctx); err != nil {
+			pool.Close()
+			return nil, err
+		}
 	}
 	if err := p.loadTypes(ctx); err != nil {
+		p.Settle(ctx)
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
-	}
-	if err := p.cat.Load().checkAllow(&allow); err != nil {
-		pool.Close()
-		return nil, err
 	}
 	// Before any call: whether the role may set temp_file_limit, and the
 	// server's parallel workers, become every connection's own settings.
 	if err := p.decideSession(ctx); err != nil {
+		p.Settle(ctx)
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
 	}
 	return p, nil
+}
+
+// Settle waits for the function catalog Open started reading, and returns
+// why it could not be read or what it refuses (checkAllow).
+func (p *backend) Settle(ctx context.Context) error {
+	_, err := p.catalogFor(ctx, false)
+	return err
+}
+
+// catalogFor is the catalog a statement is judged by: the function
+// catalog once read; while it is being read, ownCatalog for sqlmcp's own
+// reads (own), and for the rest a wait for it.
+func (p *backend) catalogFor(ctx context.Context, own bool) (*pgCatalog, error) {
+	if p.loaded == nil {
+		return p.cat.Load(), nil
+	}
+	select {
+	case <-p.loaded:
+		return p.cat.Load(), p.loadErr
+	default:
+	}
+	if own {
+		return ownCatalog, nil
+	}
+	select {
+	case <-p.loaded:
+		return p.cat.Load(), p.loadErr
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (p *backend) Info() source.Info { return p.info }
@@ -441,7 +498,10 @@ func (p *backend) check(ctx context.Context, sql string, limit int, own bool) (p
 		pol, gen = pp.pol, pp.gen
 	}
 	for retried := false; ; retried = true {
-		cat := p.cat.Load()
+		cat, err := p.catalogFor(ctx, own)
+		if err != nil {
+			return pgStatement{}, err
+		}
 		if st, ok := cat.verdicts.get(sql, limit, gen); ok {
 			return st, nil
 		}
@@ -452,6 +512,14 @@ func (p *backend) check(ctx context.Context, sql string, limit int, own bool) (p
 		}
 		if err == nil || !rec.missed || retried {
 			return st, err
+		}
+		if cat == ownCatalog {
+			// A name ownCatalog lacks: judge again by the function
+			// catalog, once read.
+			if _, err := p.catalogFor(ctx, false); err != nil {
+				return pgStatement{}, err
+			}
+			continue
 		}
 		p.reloadMu.Lock()
 		if p.cat.Load() == cat { // nobody reloaded it meanwhile
@@ -649,12 +717,18 @@ func isStatementTimeout(err error) bool {
 // ownRows runs one of sqlmcp's own reads through the guard, judged by
 // cat, on a connection of its own, and returns every row.
 func (p *backend) ownRows(ctx context.Context, sql string, cat guard.PostgresCatalog) ([][]any, error) {
-	if err := guard.CheckPostgres(sql, cat); err != nil {
-		return nil, fmt.Errorf("the guard refused sqlmcp's own query: %w", err)
-	}
 	c, err := p.acquire(ctx)
 	if err != nil {
 		return nil, err
+	}
+	return p.ownRowsOn(ctx, c, sql, cat)
+}
+
+// ownRowsOn is ownRows on the connection c, which it releases.
+func (p *backend) ownRowsOn(ctx context.Context, c *pgxpool.Conn, sql string, cat guard.PostgresCatalog) ([][]any, error) {
+	if err := guard.CheckPostgres(sql, cat); err != nil {
+		c.Release()
+		return nil, fmt.Errorf("the guard refused sqlmcp's own query: %w", err)
 	}
 	var rows [][]any
 	br, err := p.exec(ctx, c, pgStatement{text: sql, sql: sql, position: func(p int) int { return p }, own: true}, nil, nil, func(r []any) bool {

@@ -119,7 +119,7 @@ FROM pg_catalog.pg_type t`
 func (p *backend) loadTypes(ctx context.Context) error {
 	rows, err := p.ownRows(ctx, pgTypesSQL+`
 WHERE t.typrelid = 0 AND NOT EXISTS (
-	SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0)`, p.cat.Load())
+	SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0)`, ownCatalog)
 	if err != nil {
 		return fmt.Errorf("reading the types: %w", err)
 	}
@@ -134,7 +134,7 @@ WHERE t.typrelid = 0 AND NOT EXISTS (
 func (p *backend) lookupElsewhere(ctx context.Context, fields []pgconn.FieldDescription) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	rows, err := p.ownRows(ctx, pgLookupSQL(fields), p.cat.Load())
+	rows, err := p.ownRows(ctx, pgLookupSQL(fields), ownCatalog)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ WHERE t.oid IN (` + in + `)
 // element and base types, inside tx, through the guard.
 func (p *backend) lookupTypes(ctx context.Context, conn *pgxpool.Conn, fields []pgconn.FieldDescription) error {
 	sql := pgLookupSQL(fields)
-	if err := guard.CheckPostgres(sql, p.cat.Load()); err != nil {
+	if err := guard.CheckPostgres(sql, ownCatalog); err != nil {
 		return fmt.Errorf("the guard refused sqlmcp's own type lookup: %w", err)
 	}
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})

@@ -1,0 +1,103 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// TestOwnCatalog: what ownCatalog knows is what the server's function
+// catalog says of the same names, and sqlmcp's reads at start are judged
+// by it alone, so they never wait for the function catalog.
+func TestOwnCatalog(t *testing.T) {
+	dsn := os.Getenv("SQLMCP_TEST_POSTGRES")
+	if dsn == "" {
+		t.Fatal("SQLMCP_TEST_POSTGRES is not set")
+	}
+	b, err := (&Engine{}).Open(t.Context(), dsn, source.Config{MaxConns: 2, Limits: sqlmcp.Limits{}.WithDefaults()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.(*backend)
+	defer p.Close()
+	if err := p.Settle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	full := p.cat.Load()
+	for _, row := range ownCatalogRows {
+		kind, schema, name := row[0].(string), row[1].(string), row[2].(string)
+		switch kind {
+		case "o":
+			if got, want := ownCatalog.Operators(schema, name), full.Operators(schema, name); !sameSet(got, want) {
+				t.Errorf("operator %s.%s: ownCatalog has %v, the server %v", schema, name, got, want)
+			}
+		case "t":
+			if _, ok := full.Type(schema, name); !ok {
+				t.Errorf("type %s.%s: not on the server", schema, name)
+			}
+		default:
+			if got, want := ownCatalog.Functions(schema, name), full.Functions(schema, name); !sameSet(got, want) {
+				t.Errorf("function %s.%s: ownCatalog has %v, the server %v", schema, name, got, want)
+			}
+		}
+	}
+	reads := []string{pgTablesSQL, pgColumnsSQL, pgPrimaryKeysSQL, pgForeignKeysSQL, pgIndexesSQL, pgViewReadsSQL, pgViewCallsSQL,
+		"SELECT pg_catalog.current_setting('server_version_num')", pgTypesSQL}
+	for _, v := range []int{140000, 150000, 160000, 170000} {
+		reads = append(reads, pgWriteAccessSQL(v))
+	}
+	for _, sql := range reads {
+		if _, err := guardPostgres(sql, 0, ownCatalog, nil); err != nil {
+			t.Errorf("ownCatalog refuses a read of the start: %v\n%.200s", err, sql)
+		}
+	}
+}
+
+// sameSet reports whether a and b hold the same functions, each once or
+// more (the function catalog has a row per overload).
+func sameSet[T comparable](a, b []T) bool {
+	in := func(x, y []T) bool {
+		for _, v := range x {
+			if !slices.Contains(y, v) {
+				return false
+			}
+		}
+		return true
+	}
+	return len(a) > 0 && in(a, b) && in(b, a)
+}
+
+// TestCatalogFor: while the function catalog is read, sqlmcp's own reads
+// are judged by ownCatalog and the rest wait; a failed read fails every
+// statement, and Settle, after it.
+func TestCatalogFor(t *testing.T) {
+	p := &backend{loaded: make(chan struct{})}
+	p.cat.Store(bootstrapCatalog)
+	if cat, err := p.catalogFor(t.Context(), true); cat != ownCatalog || err != nil {
+		t.Errorf("own read while loading: %p, %v; want ownCatalog", cat, err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := p.catalogFor(ctx, false); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the model's statement while loading: %v, want it to wait", err)
+	}
+	p.loadErr = errors.New("reading the function catalog: boom")
+	close(p.loaded)
+	for _, own := range []bool{true, false} {
+		if _, err := p.catalogFor(t.Context(), own); err != p.loadErr {
+			t.Errorf("own %v after a failed read: %v, want %v", own, err, p.loadErr)
+		}
+	}
+	if err := p.Settle(t.Context()); err != p.loadErr {
+		t.Errorf("Settle after a failed read: %v", err)
+	}
+	if _, err := p.check(t.Context(), "SELECT 1", 0, false); err != p.loadErr {
+		t.Errorf("check after a failed read: %v", err)
+	}
+}
