@@ -11,9 +11,9 @@ import (
 
 // sqliteFile is the SQLite file a DB reads and the pool open on it. A file
 // replaced on disk (a new export renamed over the old path) is another
-// file: at each call the path is looked up again, cheaply, and when it
-// names another file the pool is reopened on it; calls already running
-// finish on the old one.
+// file: calls look the path up again (at most once a millisecond,
+// lookEvery), and when it names another file the pool is reopened on it;
+// calls already running finish on the old one.
 type sqliteFile struct {
 	path     string
 	maxConns int
@@ -21,7 +21,14 @@ type sqliteFile struct {
 	fi       os.FileInfo // the file the pool was opened on
 	db       *sql.DB
 	closed   bool
+	looked   time.Time // when the path was last looked up
 }
+
+// lookEvery is how often a call looks the path up again: a call within
+// it of the last look reads the same file. A file is replaced by a person
+// or a job, not within a millisecond of a call, and the lookup (a stat)
+// was 4% of a trivial call's CPU.
+const lookEvery = time.Millisecond
 
 // openSQLiteFile opens the pool on path, noting which file it is.
 func openSQLiteFile(path string, maxConns int) (*sqliteFile, error) {
@@ -52,9 +59,17 @@ func openSQLitePool(path string, maxConns int) (*sql.DB, error) {
 // when the file was replaced. When the path names nothing for a moment (a
 // replacement between its remove and its rename), the old file is read.
 func (f *sqliteFile) current() (*sql.DB, error) {
+	now := time.Now()
+	f.mu.Lock()
+	if now.Sub(f.looked) < lookEvery {
+		defer f.mu.Unlock()
+		return f.db, nil
+	}
+	f.mu.Unlock()
 	fi, err := os.Stat(f.path)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.looked = now
 	if err != nil || os.SameFile(fi, f.fi) || f.closed {
 		return f.db, nil
 	}
