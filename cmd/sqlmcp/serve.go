@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"runtime/debug"
 
 	"github.com/rs/zerolog"
 
@@ -66,6 +67,10 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 	defer set.Close()
+	// Reading the catalogs left garbage many times the size of what they
+	// keep: collect it and give its pages back now, beside the first
+	// calls, rather than keep them resident until the next collection.
+	go debug.FreeOSMemory()
 	srcs := set.Sources()
 	// Opened before serving, closed after the last call ends: its final
 	// fsync comes after the HTTP server's shutdown grace.
