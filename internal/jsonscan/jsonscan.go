@@ -64,6 +64,26 @@ func EachMember(b []byte, member func(key, value []byte) bool) bool {
 	}
 }
 
+// Fields reads the object b into values, the value of names[i] into
+// values[i] (nil for a name b lacks), reporting whether b is one object
+// in the usual form (see EachMember) whose every key is one of names,
+// each once.
+func Fields(b []byte, names []string, values [][]byte) bool {
+	clear(values)
+	return EachMember(b, func(key, value []byte) bool {
+		for i, n := range names {
+			if string(key) == n {
+				if values[i] != nil {
+					return false
+				}
+				values[i] = value
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // SkipSpace returns the index of the first byte from b[i] on that is not
 // JSON whitespace.
 func SkipSpace(b []byte, i int) int {

@@ -80,28 +80,17 @@ func callParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	return params, true
 }
 
+// callKeys are the members of plain tools/call params.
+var callKeys = []string{"name", "arguments"}
+
 // fastCallParams is callParams for params in the usual form (see
 // jsonscan): a name with no escape, each key once. It reports false
 // for anything else, which callParams then judges. The arguments alias
 // raw.
 func fastCallParams(raw json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
-	var name, args []byte
-	ok := jsonscan.EachMember(raw, func(key, value []byte) bool {
-		var slot *[]byte
-		switch string(key) {
-		case "name":
-			slot = &name
-		case "arguments":
-			slot = &args
-		default:
-			return false
-		}
-		if *slot != nil {
-			return false
-		}
-		*slot = value
-		return true
-	})
+	var v [2][]byte
+	ok := jsonscan.Fields(raw, callKeys, v[:])
+	name, args := v[0], v[1]
 	if !ok || name == nil {
 		return nil, false
 	}

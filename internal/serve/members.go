@@ -8,33 +8,23 @@ import (
 	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
 )
 
+// requestKeys are the members of a request the fast path reads.
+var requestKeys = []string{"jsonrpc", "id", "method", "params"}
+
 // fastRequest decodes raw when it is a JSON-RPC request in the usual form
 // (see jsonscan), reporting false for anything else: a response, a
 // member other than jsonrpc, id, method and params, one of them twice or
 // null, or a version or id that is wrong (decodeMessage words the error).
 // The params are copied: raw may be a buffer that is read into again.
 func fastRequest(raw []byte) (*jsonrpc.Request, bool) {
-	var version, id, method, params []byte
-	ok := jsonscan.EachMember(raw, func(key, value []byte) bool {
-		var slot *[]byte
-		switch string(key) {
-		case "jsonrpc":
-			slot = &version
-		case "id":
-			slot = &id
-		case "method":
-			slot = &method
-		case "params":
-			slot = &params
-		default:
-			return false
+	var v [4][]byte
+	ok := jsonscan.Fields(raw, requestKeys, v[:])
+	version, id, method, params := v[0], v[1], v[2], v[3]
+	for _, x := range v {
+		if string(x) == "null" {
+			ok = false
 		}
-		if *slot != nil || string(value) == "null" {
-			return false
-		}
-		*slot = value
-		return true
-	})
+	}
 	if !ok || string(version) != `"2.0"` || method == nil {
 		return nil, false
 	}
