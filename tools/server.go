@@ -23,6 +23,7 @@ import (
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/identity"
+	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
@@ -302,7 +303,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 		if obs != nil {
 			obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "ok", Rows: out.rows(), Bytes: len(text) + len(structured), Duration: c.took})
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(structured)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: jsonscan.Compact(structured)}, nil
 	}
 	srv.AddTool(&tool, handler)
 	if r.opts.Calls != nil {

@@ -13,6 +13,15 @@ import (
 	"unicode/utf8"
 )
 
+// Compact is JSON that json.Marshal wrote: valid, compact, and with <, >,
+// &, U+2028 and U+2029 escaped, as encoding/json leaves JSON it compacts,
+// so it can be written as it stands. It marshals as itself, as
+// json.RawMessage does.
+type Compact []byte
+
+// MarshalJSON returns c.
+func (c Compact) MarshalJSON() ([]byte, error) { return c, nil }
+
 // MaxDepth is the nesting SkipValue follows; deeper JSON is
 // judged by encoding/json, whose own limit is 10,000.
 const MaxDepth = 512

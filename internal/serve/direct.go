@@ -147,7 +147,8 @@ func marshalResult(res *mcp.CallToolResult) ([]byte, error) {
 }
 
 // plainResult writes res when it holds nothing but one text content (no
-// _meta, no annotations), structured content as a json.RawMessage that is
+// _meta, no annotations), structured content as a jsonscan.Compact (the
+// tools' own, written by json.Marshal) or a json.RawMessage that is
 // valid, compact JSON, and IsError: the fields, order and escaping of
 // CallToolResult's and TextContent's MarshalJSON. Any other field set,
 // exported or not (a multi round trip's), and it reports false.
@@ -162,6 +163,8 @@ func plainResult(res *mcp.CallToolResult) ([]byte, bool) {
 	var structured json.RawMessage
 	switch sc := res.StructuredContent.(type) {
 	case nil:
+	case jsonscan.Compact:
+		structured = json.RawMessage(sc) // as isCompact would have it, unscanned
 	case json.RawMessage:
 		if len(sc) == 0 || !json.Valid(sc) || !isCompact(sc) {
 			return nil, false

@@ -6,12 +6,18 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
 )
 
 // TestPlainResult: the results written directly are byte for byte what
 // the SDK's marshalling makes of them, and the others go its way.
 func TestPlainResult(t *testing.T) {
 	text := func(s string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: s}} }
+	marshalled, err := json.Marshal(map[string]any{"rows": [][]any{{1, "<b>&\u2028\xff\"\\ x"}}, "columns": []string{"a b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	withErr := &mcp.CallToolResult{}
 	withErr.SetError(bytes.ErrTooLarge)
 	tests := []struct {
@@ -20,6 +26,7 @@ func TestPlainResult(t *testing.T) {
 		plain bool
 	}{
 		{"text and structured", &mcp.CallToolResult{Content: text("a\n<b>&\u2028\xff\"\\"), StructuredContent: json.RawMessage(`{"rows":[[1,"x\"y"]]}`)}, true},
+		{"structured content json.Marshal wrote", &mcp.CallToolResult{Content: text("x"), StructuredContent: jsonscan.Compact(marshalled)}, true},
 		{"text only", &mcp.CallToolResult{Content: text("")}, true},
 		{"an error", withErr, true},
 		{"an error with structured content", &mcp.CallToolResult{Content: text("no"), IsError: true, StructuredContent: json.RawMessage(`[]`)}, true},
