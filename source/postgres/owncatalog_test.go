@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -47,10 +49,9 @@ func TestOwnCatalog(t *testing.T) {
 			}
 		}
 	}
-	reads := []string{pgTablesSQL, pgColumnsSQL, pgPrimaryKeysSQL, pgForeignKeysSQL, pgIndexesSQL, pgViewReadsSQL, pgViewCallsSQL,
-		"SELECT pg_catalog.current_setting('server_version_num')", pgTypesSQL}
-	for _, v := range []int{140000, 150000, 160000, 170000} {
-		reads = append(reads, pgWriteAccessSQL(v))
+	reads := []string{pgTypesSQL, pgLookupSQL([]pgconn.FieldDescription{{DataTypeOID: 25}, {DataTypeOID: 1009}})}
+	for sql := range pgStartReads {
+		reads = append(reads, sql)
 	}
 	for _, sql := range reads {
 		if _, err := guardPostgres(sql, 0, ownCatalog, nil); err != nil {
@@ -73,9 +74,9 @@ func sameSet[T comparable](a, b []T) bool {
 	return len(a) > 0 && in(a, b) && in(b, a)
 }
 
-// TestCatalogFor: while the function catalog is read, sqlmcp's own reads
-// are judged by ownCatalog and the rest wait; a failed read fails every
-// statement, and Settle, after it.
+// TestCatalogFor: while the function catalog is read, the reads of the
+// start are judged by ownCatalog and every other statement waits, sqlmcp's
+// own too; a failed read fails every statement, and Settle, after it.
 func TestCatalogFor(t *testing.T) {
 	p := &backend{loaded: make(chan struct{})}
 	p.cat.Store(bootstrapCatalog)
@@ -87,6 +88,11 @@ func TestCatalogFor(t *testing.T) {
 	if _, err := p.catalogFor(ctx, false); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("the model's statement while loading: %v, want it to wait", err)
 	}
+	ctx2, cancel2 := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel2()
+	if _, err := p.check(ctx2, "SELECT count(*) FROM pg_catalog.pg_class", 0, true, false); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("sqlmcp's own read that is not a read of the start, while loading: %v, want it to wait", err)
+	}
 	p.loadErr = errors.New("reading the function catalog: boom")
 	close(p.loaded)
 	for _, own := range []bool{true, false} {
@@ -97,7 +103,7 @@ func TestCatalogFor(t *testing.T) {
 	if err := p.Settle(t.Context()); err != p.loadErr {
 		t.Errorf("Settle after a failed read: %v", err)
 	}
-	if _, err := p.check(t.Context(), "SELECT 1", 0, false); err != p.loadErr {
+	if _, err := p.check(t.Context(), "SELECT 1", 0, false, false); err != p.loadErr {
 		t.Errorf("check after a failed read: %v", err)
 	}
 }

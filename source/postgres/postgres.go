@@ -268,19 +268,19 @@ func (p *backend) Settle(ctx context.Context) error {
 }
 
 // catalogFor is the catalog a statement is judged by: the function
-// catalog once read; while it is being read, ownCatalog for sqlmcp's own
-// reads (own), and for the rest a wait for it.
-func (p *backend) catalogFor(ctx context.Context, own bool) (*pgCatalog, error) {
+// catalog once read; while it is being read, ownCatalog for one of the
+// reads of the start it was made for (startRead: pgStartReads), and for
+// every other statement a wait for it.
+func (p *backend) catalogFor(ctx context.Context, startRead bool) (*pgCatalog, error) {
 	if p.loaded == nil {
 		return p.cat.Load(), nil
 	}
-	select {
-	case <-p.loaded:
-		return p.cat.Load(), p.loadErr
-	default:
-	}
-	if own {
-		return ownCatalog, nil
+	if startRead {
+		select {
+		case <-p.loaded:
+		default:
+			return ownCatalog, nil
+		}
 	}
 	select {
 	case <-p.loaded:
@@ -449,7 +449,7 @@ type conn struct {
 // read-only transaction (see exec).
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.Postgres, Own: st.Own})
-	ps, err := c.p.check(gctx, st.SQL, st.Fetch, st.Own || st.Builtin)
+	ps, err := c.p.check(gctx, st.SQL, st.Fetch, st.Own || st.Builtin, st.Own && pgStartReads[st.SQL])
 	span.End(-1, err)
 	if err != nil {
 		return err
@@ -491,14 +491,14 @@ func (p *backend) classify(err error) error {
 // sqlmcp's own. When the guard met a function or operator the catalog does
 // not know, the catalog is reloaded once and sql checked again, so
 // functions created after Open can be judged.
-func (p *backend) check(ctx context.Context, sql string, limit int, own bool) (pgStatement, error) {
+func (p *backend) check(ctx context.Context, sql string, limit int, own, startRead bool) (pgStatement, error) {
 	var pol guard.PolicyCatalog
 	var gen uint64 // 0: judged under no policy
 	if pp := p.policy.Load(); pp != nil && !own {
 		pol, gen = pp.pol, pp.gen
 	}
 	for retried := false; ; retried = true {
-		cat, err := p.catalogFor(ctx, own)
+		cat, err := p.catalogFor(ctx, startRead)
 		if err != nil {
 			return pgStatement{}, err
 		}

@@ -64,6 +64,26 @@ const pgIndexesSQL = `SELECT n.nspname, c.relname, ic.relname, i.indisunique, co
 // error.
 type catalogRead struct{ what, sql string }
 
+// pgSchemaReads are ReadTables' reads, in the order it reads their rows.
+var pgSchemaReads = []catalogRead{
+	{"listing tables", pgTablesSQL}, {"listing columns", pgColumnsSQL}, {"listing primary keys", pgPrimaryKeysSQL},
+	{"listing foreign keys", pgForeignKeysSQL}, {"listing indexes", pgIndexesSQL},
+	{"listing what views read", pgViewReadsSQL}, {"listing the functions views call", pgViewCallsSQL},
+}
+
+// pgStartReads are the texts of pgSchemaReads: the reads of the start that
+// ownCatalog may judge while the function catalog is read (catalogFor).
+// They read the system catalogs alone, with built-in functions and
+// operators (TestOwnCatalog); any other statement, sqlmcp's own too,
+// could meet a database's own operator that ownCatalog does not know.
+var pgStartReads = func() map[string]bool {
+	m := map[string]bool{}
+	for _, rd := range pgSchemaReads {
+		m[rd.sql] = true
+	}
+	return m
+}()
+
 // catalogReadsAtOnce is how many of ReadTables' reads run at once, each on
 // a connection of its own. A read on a fresh connection first fills that
 // backend's caches of the system catalogs, so more at once cost more than
@@ -103,11 +123,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	if schemas == nil {
 		schemas = []string{}
 	}
-	reads, err := catalogReads(ctx, r, schemas, []catalogRead{
-		{"listing tables", pgTablesSQL}, {"listing columns", pgColumnsSQL}, {"listing primary keys", pgPrimaryKeysSQL},
-		{"listing foreign keys", pgForeignKeysSQL}, {"listing indexes", pgIndexesSQL},
-		{"listing what views read", pgViewReadsSQL}, {"listing the functions views call", pgViewCallsSQL},
-	})
+	reads, err := catalogReads(ctx, r, schemas, pgSchemaReads)
 	if err != nil {
 		return nil, err
 	}
