@@ -61,6 +61,16 @@ func TestSourceDownAtStart(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	// The report reaches Opened just after the source is published: wait
+	// for it a moment.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(reports)
+		mu.Unlock()
+		if n >= 3 {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if n := len(reports); n < 3 || reports[n-1].Name != "later" || reports[n-1].Err() != nil {
