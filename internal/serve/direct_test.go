@@ -151,17 +151,7 @@ func TestDirectMatchesSDK(t *testing.T) {
 // answered directly, and the session goes on.
 func TestDirectCancel(t *testing.T) {
 	t.Parallel()
-	srv, calls := newServerCalls(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
-	counted := &countedCalls{Calls: calls}
-	toServer, in := pipe(t)
-	out, fromServer := pipe(t)
-	go serve.StdioCalls(t.Context(), srv, counted, toServer, fromServer, time.Second)
-	r := bufio.NewReaderSize(out, 1<<20)
-	io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[0])
-	if _, err := r.ReadString('\n'); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[1])
+	in, r, counted := directStdio(t)
 	start := time.Now()
 	io.WriteString(in, runawayCall(sqliteRunaway)+"\n")
 	time.Sleep(200 * time.Millisecond)
@@ -191,5 +181,57 @@ func TestDirectCancel(t *testing.T) {
 	io.WriteString(in, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 42 AS n"}}}`+"\n")
 	if reply, err := r.ReadString('\n'); err != nil || !strings.Contains(reply, "42") {
 		t.Errorf("after the cancel: %v %s", err, reply)
+	}
+}
+
+// directStdio serves sqlmcp over pipes with direct calls counted, and
+// returns the server's input and output once initialized.
+func directStdio(t *testing.T) (io.Writer, *bufio.Reader, *countedCalls) {
+	srv, calls := newServerCalls(t, dbtest.SQLite(t, nil), &mcptest.Log{}, 0)
+	counted := &countedCalls{Calls: calls}
+	toServer, in := pipe(t)
+	out, fromServer := pipe(t)
+	go serve.StdioCalls(t.Context(), srv, counted, toServer, fromServer, time.Second)
+	r := bufio.NewReaderSize(out, 1<<20)
+	io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[0])
+	if _, err := r.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, strings.SplitAfter(initializeLine, "\n")[1])
+	return in, r, counted
+}
+
+// TestDirectReadsOn checks that a call sent while a long one runs on the
+// goroutine that read it is read and answered meanwhile: the read-ahead
+// watch hands the reading on.
+func TestDirectReadsOn(t *testing.T) {
+	t.Parallel()
+	in, r, counted := directStdio(t)
+	io.WriteString(in, runawayCall(sqliteRunaway)+"\n")
+	time.Sleep(100 * time.Millisecond) // the runaway is read, and running, alone
+	io.WriteString(in, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 42 AS n"}}}`+"\n")
+	first := make(chan string, 1)
+	go func() {
+		reply, _ := r.ReadString('\n')
+		first <- reply
+	}()
+	select {
+	case reply := <-first:
+		if !strings.Contains(reply, `"id":9`) || !strings.Contains(reply, "42") {
+			t.Fatalf("the first reply is not the short call's: %s", reply)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the short call was not answered while the long one ran")
+	}
+	if counted.n.Load() != 2 {
+		t.Errorf("%d calls went the direct way, want 2", counted.n.Load())
+	}
+	var id struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.Unmarshal([]byte(runawayCall(sqliteRunaway)), &id)
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+string(id.ID)+`}}`+"\n")
+	if _, err := r.ReadString('\n'); err != nil {
+		t.Errorf("the runaway's reply: %v", err)
 	}
 }

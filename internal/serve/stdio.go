@@ -108,6 +108,19 @@ type stdioConn struct {
 	initialized atomic.Bool                       // its reply went out without an error
 	direct      map[jsonrpc.ID]context.CancelFunc // calls in flight, under mu
 	running     sync.WaitGroup                    // the direct calls not yet answered
+
+	ahead readAheadWatch
+}
+
+// readAheadWatch is the one call running on the reading goroutine (see
+// runHere), for the watch that hands the reading on when it runs long.
+type readAheadWatch struct {
+	mu       sync.Mutex
+	run      uint64 // the call's number; 0: none runs on the reader
+	calls    uint64 // how many have run there
+	since    time.Time
+	r        *bufio.Reader
+	watching bool // a watch goroutine runs
 }
 
 // batch collects the replies to a JSON-RPC batch, written as one array
@@ -360,24 +373,84 @@ func (c *stdioConn) readLoop(r *bufio.Reader) {
 }
 
 // readAhead is how long a call answered on the reading goroutine runs
-// before another goroutine takes over the reading.
-const readAhead = 500 * time.Microsecond
+// before another goroutine takes over the reading; readAheadIdle is how
+// many of those periods the watch goes on without a call before it stops.
+const (
+	readAhead     = 500 * time.Microsecond
+	readAheadIdle = 16
+)
 
 // runHere runs call on the goroutine that read it, which reads on once
 // the call returns, reporting whether it still reads. A short call thus
 // wakes no other goroutine or thread: the scheduler's handoffs were most
-// of a trivial call's latency. When more input is already buffered, or
-// the call runs past readAhead, a new readLoop reads on meanwhile, so
-// the next requests (a cancellation among them) are not held up.
+// of a trivial call's latency. When more input is already buffered, a new
+// readLoop reads on meanwhile, and when the call runs past readAhead the
+// watch starts one, so the next requests (a cancellation among them) are
+// not held up.
+//
+// The watch is one goroutine on a ticker, not a timer per call: arming a
+// timer woke an idle thread to mind it, a fifth of a trivial call's CPU.
 func (c *stdioConn) runHere(r *bufio.Reader, call func()) bool {
 	if r.Buffered() > 0 {
 		go c.readLoop(r)
 		call()
 		return false
 	}
-	t := time.AfterFunc(readAhead, func() { c.readLoop(r) })
+	w := &c.ahead
+	w.mu.Lock()
+	w.calls++
+	run := w.calls
+	w.run, w.since, w.r = run, time.Now(), r
+	if !w.watching {
+		w.watching = true
+		go c.watchReadAhead()
+	}
+	w.mu.Unlock()
 	call()
-	return t.Stop()
+	w.mu.Lock()
+	still := w.run == run // else the watch took over the reading
+	if still {
+		w.run, w.r = 0, nil
+	}
+	w.mu.Unlock()
+	return still
+}
+
+// watchReadAhead starts a readLoop for the call running on the reader
+// once it has run readAhead, checking every readAhead, until no call has
+// come for readAheadIdle periods or the connection closes.
+func (c *stdioConn) watchReadAhead() {
+	t := time.NewTicker(readAhead)
+	defer t.Stop()
+	w := &c.ahead
+	seen, idle := uint64(0), 0
+	for {
+		select {
+		case <-t.C:
+		case <-c.ctx.Done():
+			w.mu.Lock()
+			w.watching = false
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Lock()
+		switch {
+		case w.run != 0 && time.Since(w.since) >= readAhead:
+			go c.readLoop(w.r)
+			w.run, w.r = 0, nil
+		case w.run == 0 && w.calls == seen:
+			idle++
+		default:
+			idle = 0
+		}
+		seen = w.calls
+		if idle >= readAheadIdle {
+			w.watching = false
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+	}
 }
 
 // answerDirect reports true when m is a plain tools/call on an
