@@ -506,7 +506,7 @@ func (db *DB) run(ctx context.Context, st Statement, sink Sink) (err error) {
 		rows  int
 	}
 	defer func() { span.End(seen.rows, err) }()
-	qctx, cancel := context.WithTimeout(ctx, db.limits.Timeout+db.info.Backstop)
+	qctx, cancel := withDeadline(ctx, db.limits.Timeout+db.info.Backstop)
 	defer cancel()
 	connected := true
 	for attempt := 0; ; attempt++ {
