@@ -65,10 +65,30 @@ const quickCheckTime = 5 * time.Second
 // *CheckError listing every problem, or the error that stopped it reading
 // the catalog.
 func (c *Catalog) Check(ctx context.Context) error {
-	problems := c.integrity(ctx)
+	problems := c.CheckStorage(ctx)
 	if len(problems) > 0 && !problems[0].Warning {
 		return &CheckError{Problems: problems} // a damaged file's catalog may not read
 	}
+	err := c.CheckCatalog(ctx)
+	if ce, ok := IsCheckError(err); ok {
+		problems = append(problems, ce.Problems...)
+	} else if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return &CheckError{Problems: problems}
+	}
+	return nil
+}
+
+// CheckStorage is the part of Check that reads the whole database: the
+// engine's check of its storage (SQLite's quick_check), bounded in time.
+// It returns the problems found; none on an engine without such a check.
+func (c *Catalog) CheckStorage(ctx context.Context) []Problem { return c.integrity(ctx) }
+
+// CheckCatalog is Check but for CheckStorage: it reads the catalog only.
+func (c *Catalog) CheckCatalog(ctx context.Context) error {
+	var problems []Problem
 	tables, err := c.Tables(ctx)
 	if err != nil {
 		return err

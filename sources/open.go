@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sqlmcp/sqlmcp"
@@ -96,6 +97,19 @@ func Engines(cfg *config.Source) []source.Engine {
 // the database and its catalog ready to serve, or nil when the report's
 // Err says why not; the report is never nil.
 func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) []source.Engine) (*source.DB, *schema.Catalog, *Report) {
+	r, rest := openInParts(ctx, cfg, engines)
+	if rest == nil {
+		return nil, nil, r
+	}
+	return rest(ctx)
+}
+
+// openInParts is Open in two parts. The report it returns first covers
+// every check but the one that reads the whole database (SQLite's
+// quick_check, up to a few seconds on a big file); rest, nil when the
+// source already failed, runs that check and returns what Open does.
+// The report rest returns is another: the first stays as it was.
+func openInParts(ctx context.Context, cfg *config.Source, engines func(*config.Source) []source.Engine) (*Report, func(context.Context) (*source.DB, *schema.Catalog, *Report)) {
 	if engines == nil {
 		engines = Engines
 	}
@@ -105,7 +119,7 @@ func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) 
 		AllowExtensions: cfg.AllowExtensions, AllowFunctions: cfg.AllowFunctions, Engines: engines(cfg)})
 	if err != nil {
 		r.Unavailable = err.Error()
-		return nil, nil, r
+		return r, nil
 	}
 	r.Engine, r.Database, r.Limits, r.Guard = db.Dialect(), db.Name(), db.Limits(), db.Guard()
 	cat, err := check(ctx, db, cfg, r)
@@ -117,9 +131,20 @@ func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) 
 	}
 	if r.Err() != nil {
 		db.Close()
-		return nil, nil, r
+		return r, nil
 	}
-	return db, cat, r
+	first := *r
+	first.Problems = slices.Clip(first.Problems)
+	return &first, func(ctx context.Context) (*source.DB, *schema.Catalog, *Report) {
+		cctx, cancel := context.WithTimeout(ctx, r.Limits.Timeout)
+		defer cancel()
+		addProblems(r, cfg, cat.CheckStorage(cctx))
+		if r.Err() != nil {
+			db.Close()
+			return nil, nil, r
+		}
+		return db, cat, r
+	}
 }
 
 // check reads db's catalog and checks it against cfg, filling r.
@@ -142,24 +167,18 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 		}
 		r.Policy = cat.Policy().Lines()
 	}
-	err = cat.Check(cctx)
+	err = cat.CheckCatalog(cctx)
 	ce, isCheck := schema.IsCheckError(err)
 	if err != nil && !isCheck {
+		// A damaged file's catalog may not read: say what is damaged.
+		if damage := cat.CheckStorage(cctx); len(damage) > 0 && !damage[0].Warning {
+			addProblems(r, cfg, damage)
+			return nil, nil
+		}
 		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
 	if isCheck {
-		for _, p := range ce.Problems {
-			key := p.Kind
-			if key == "grants" {
-				key = "schemas"
-			}
-			where := cfg.Where(key)
-			if p.File != "" || p.Kind == "corrupt" {
-				where = "" // the annotations file's own line, or the file itself
-			}
-			fatal := !p.Warning && (p.Kind == "corrupt" || !cfg.Tolerates(p.Kind))
-			r.add(p.Kind, where, p.Error(), fatal)
-		}
+		addProblems(r, cfg, ce.Problems)
 	}
 	if tables, err := cat.Tables(cctx); err == nil {
 		r.Tables = len(tables)
@@ -199,6 +218,23 @@ func checkRole(ctx context.Context, db *source.DB, cfg *config.Source, r *Report
 	}
 	r.add("role", cfg.Where("require_readonly_role"), msg, cfg.RequireReadonlyRole)
 	return nil
+}
+
+// addProblems adds what the catalog's checks found to r, each fatal
+// unless a warning or of a kind cfg tolerates; a damaged file never is.
+func addProblems(r *Report, cfg *config.Source, problems []schema.Problem) {
+	for _, p := range problems {
+		key := p.Kind
+		if key == "grants" {
+			key = "schemas"
+		}
+		where := cfg.Where(key)
+		if p.File != "" || p.Kind == "corrupt" {
+			where = "" // the annotations file's own line, or the file itself
+		}
+		fatal := !p.Warning && (p.Kind == "corrupt" || !cfg.Tolerates(p.Kind))
+		r.add(p.Kind, where, p.Error(), fatal)
+	}
 }
 
 func (r *Report) add(kind, where, msg string, fatal bool) {

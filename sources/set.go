@@ -45,7 +45,9 @@ type Source struct {
 // Options configure New. The zero value, and nil, mean the defaults.
 type Options struct {
 	// Opened, if not nil, is called with the report of every try to open
-	// a source, from the goroutine that tried.
+	// a source, from the goroutine that tried: for a try of Start's, with
+	// the report Start returns, then with the last when the check that
+	// reads the whole database found more.
 	Opened func(*Report)
 	// Engines are the engines a source may be opened with. Default
 	// Engines.
@@ -69,18 +71,23 @@ func New(f *config.File, opts *Options) *Set {
 // Sources are the set's sources, in the configuration's order.
 func (s *Set) Sources() []*Source { return s.list }
 
-// Start tries to open every source at once and waits for the tries to
-// end; it returns the reports in the configuration's order. A source
-// that could not be opened is tried again by later calls.
+// Start tries to open every source at once and waits for each try to
+// report, which it does before the check that reads a whole database
+// (SQLite's quick_check), since that may take seconds: the try goes on,
+// and calls wait for it. It returns the reports in the configuration's
+// order. A source that could not be opened, or that the rest of its try
+// refuses, is tried again by later calls.
 func (s *Set) Start(ctx context.Context) []*Report {
 	reports := make([]*Report, len(s.list))
 	var wg sync.WaitGroup
 	for i, src := range s.list {
 		wg.Go(func() {
-			src.open(ctx)
-			src.mu.Lock()
-			reports[i] = src.report
-			src.mu.Unlock()
+			reported := make(chan struct{})
+			go src.open(ctx, func(r *Report) {
+				reports[i] = r
+				close(reported)
+			})
+			<-reported
 		})
 	}
 	wg.Wait()
@@ -130,7 +137,7 @@ func (src *Source) Open(ctx context.Context) (*source.DB, *schema.Catalog, error
 			return nil, nil, src.unavailable(err)
 		case src.trying == nil:
 			done := src.begin()
-			go src.try(ctx, done)
+			go src.try(ctx, done, nil)
 		}
 		wait := src.trying
 		src.mu.Unlock()
@@ -143,8 +150,9 @@ func (src *Source) Open(ctx context.Context) (*source.DB, *schema.Catalog, error
 }
 
 // open tries once to open and check the source, unless it is open or
-// another try runs, and returns when the try ends.
-func (src *Source) open(ctx context.Context) {
+// another try runs, and returns when the try ends. It hands early the
+// first report of the try (see openInParts), or the report it found.
+func (src *Source) open(ctx context.Context, early func(*Report)) {
 	src.mu.Lock()
 	if src.db != nil || src.trying != nil {
 		wait := src.trying
@@ -152,11 +160,12 @@ func (src *Source) open(ctx context.Context) {
 		if wait != nil {
 			<-wait
 		}
+		early(src.Report())
 		return
 	}
 	done := src.begin()
 	src.mu.Unlock()
-	src.try(ctx, done)
+	src.try(ctx, done, early)
 }
 
 // begin marks a try as running; src.mu is held.
@@ -166,21 +175,51 @@ func (src *Source) begin() chan struct{} {
 	return done
 }
 
-// try opens and checks the source, then ends the try begin marked.
-func (src *Source) try(ctx context.Context, done chan struct{}) {
+// try opens and checks the source, then ends the try begin marked. early,
+// when not nil, gets the try's first report (see openInParts), which
+// Report returns until the try ends; calls wait for the end. Opened gets
+// that report too, and the last one when the rest of the try found more.
+func (src *Source) try(ctx context.Context, done chan struct{}, early func(*Report)) {
 	// The try outlives the call that started it, bounded by the source's
 	// timeout: another call may be waiting for it.
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*src.Config.Limits.WithDefaults().Timeout)
-	db, cat, r := Open(tctx, src.Config, src.engines)
-	cancel()
+	defer cancel()
+	r, rest := openInParts(tctx, src.Config, src.engines)
+	if rest == nil {
+		src.end(nil, nil, r, done)
+		src.tell(r, early)
+		return
+	}
+	first := r
+	if early != nil {
+		src.mu.Lock()
+		src.report = first
+		src.mu.Unlock()
+		src.tell(first, early)
+	}
+	db, cat, r := rest(tctx)
+	src.end(db, cat, r, done)
+	if early == nil || len(r.Problems) != len(first.Problems) {
+		src.tell(r, nil)
+	}
+}
 
+// end publishes a try's outcome and ends it.
+func (src *Source) end(db *source.DB, cat *schema.Catalog, r *Report, done chan struct{}) {
 	src.mu.Lock()
 	src.db, src.cat, src.report, src.tried, src.trying = db, cat, r, time.Now(), nil
 	src.err = r.Err()
 	src.mu.Unlock()
 	close(done)
+}
+
+// tell hands r to Opened, then to early when not nil.
+func (src *Source) tell(r *Report, early func(*Report)) {
 	if src.opened != nil {
 		src.opened(r)
+	}
+	if early != nil {
+		early(r)
 	}
 }
 
