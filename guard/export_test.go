@@ -1,5 +1,16 @@
 package guard
 
+import "reflect"
+
+// LimitedAtOnce and LimitedApart are PostgresPolicyLimit's two ways.
+var (
+	LimitedAtOnce = limitedAtOnce
+	LimitedApart  = limitedApart
+)
+
+// SameQuery reports whether a and b are the same, unexported fields too.
+func SameQuery(a, b PostgresQuery) bool { return reflect.DeepEqual(a, b) }
+
 // PostgresPlanUnits is the planning estimate CheckPostgres bounds, for
 // sql's one statement; -1 when sql is not one statement the parser reads
 // (after the same prescan CheckPostgres makes).

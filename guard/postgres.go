@@ -221,6 +221,16 @@ func postgresPolicy(raw *pg.RawStmt, cat PostgresCatalog, pol PolicyCatalog) ([]
 // carry masked values (the wrapper keeps their positions). A limit of 0
 // or less leaves the query as it stands (Text is sql).
 func PostgresPolicyLimit(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, error) {
+	if q, ok := limitedAtOnce(sql, limit, cat, pol); ok {
+		return q, nil
+	}
+	return limitedApart(sql, limit, cat, pol)
+}
+
+// limitedApart is PostgresPolicyLimit's way for any statement: sql is
+// parsed and judged alone, then wrapped, and the wrapped text parsed and
+// judged again.
+func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, error) {
 	raw, err := checkPostgres(sql, hideRowTypes(cat, pol))
 	if err != nil {
 		return PostgresQuery{}, err
@@ -270,6 +280,90 @@ func PostgresPolicyLimit(sql string, limit int, cat PostgresCatalog, pol PolicyC
 	}
 	q.Masked = masked
 	return q, nil
+}
+
+// limitedAtOnce is PostgresPolicyLimit's way for a plain query, which
+// parses and judges only the text the server is to run: sql wrapped in
+// the LIMIT, as PostgresPolicyLimit wraps it. It reports false, and
+// PostgresPolicyLimit takes its own way, for anything else: a refusal, an
+// error, a statement that is not a plain SELECT (an EXPLAIN, a text that
+// does not begin with a keyword or a bracket), or a wrapped text that does
+// not read as the wrapper around one query.
+//
+// What it accepts, the other way accepts too, as the same PostgresQuery:
+// the wrapper's own parts are checked to be exactly the wrapper's, so the
+// subquery is the text of sql alone, judged as checkPostgres judges sql's
+// statement (its cost, the catalog hiding the policy's row types, the
+// policy), in the text it is parsed from. FuzzLimitedAtOnce holds the two
+// ways to the same answer.
+func limitedAtOnce(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, bool) {
+	if limit <= 0 || len(sql) == 0 || !plainStart(sql[0]) || checkText(sql) != nil {
+		return PostgresQuery{}, false
+	}
+	// The statement ends at the first semicolon of the semicolons and
+	// spaces sql ends with, where the parser ends it.
+	end := len(sql)
+	for i := len(sql) - 1; i >= 0 && (sql[i] == ';' || isSpace(sql[i])); i-- {
+		if sql[i] == ';' {
+			end = i
+		}
+	}
+	text := limitPrefix + sql[:end] + "\n) AS sqlmcp_q LIMIT " + strconv.Itoa(limit)
+	// Without the slack PostgresPolicyLimit gives the wrapped text: what
+	// passes passes the prescan of sql alone, with room to spare.
+	stmts, err := parsePostgres(text, 0)
+	if err != nil || len(stmts) != 1 {
+		return PostgresQuery{}, false
+	}
+	inner := wrappedQuery(stmts[0], limit)
+	if inner == nil || checkPostgresCost(inner) != nil || checkQuery(inner.GetSelectStmt(), hideRowTypes(cat, pol), text) != nil {
+		return PostgresQuery{}, false
+	}
+	masked, err := postgresPolicy(&pg.RawStmt{Stmt: inner}, cat, pol)
+	if err != nil {
+		return PostgresQuery{}, false
+	}
+	return PostgresQuery{Text: text, shift: utf8.RuneCountInString(limitPrefix), Masked: masked}, true
+}
+
+// plainStart reports whether a statement may begin with c for
+// limitedAtOnce: a letter (a keyword) or a bracket; text before it
+// (spaces, comments) is left to PostgresPolicyLimit's other way.
+func plainStart(c byte) bool { return c == '(' || 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// wrappedQuery returns the query inside raw when raw is exactly
+// limitedAtOnce's wrapper, SELECT * FROM (query) AS sqlmcp_q LIMIT limit,
+// and nothing more; nil otherwise.
+func wrappedQuery(raw *pg.RawStmt, limit int) *pg.Node {
+	o := raw.Stmt.GetSelectStmt()
+	if o == nil || len(o.TargetList) != 1 || len(o.FromClause) != 1 || o.WhereClause != nil || len(o.GroupClause) != 0 ||
+		o.HavingClause != nil || len(o.WindowClause) != 0 || len(o.DistinctClause) != 0 || len(o.SortClause) != 0 ||
+		len(o.LockingClause) != 0 || o.WithClause != nil || o.IntoClause != nil || len(o.ValuesLists) != 0 ||
+		o.Op != pg.SetOperation_SETOP_NONE || o.LimitOffset != nil || o.LimitOption != pg.LimitOption_LIMIT_OPTION_COUNT ||
+		o.GroupDistinct || o.Larg != nil || o.Rarg != nil {
+		return nil
+	}
+	if c := o.LimitCount.GetAConst(); c == nil || c.GetIval() == nil || c.GetIval().GetIval() != int32(limit) {
+		return nil
+	}
+	t := o.TargetList[0].GetResTarget()
+	if t == nil || t.Name != "" || len(t.Indirection) != 0 {
+		return nil
+	}
+	star := t.Val.GetColumnRef()
+	if star == nil || len(star.Fields) != 1 || star.Fields[0].GetAStar() == nil {
+		return nil
+	}
+	sub := o.FromClause[0].GetRangeSubselect()
+	if sub == nil || sub.Lateral || sub.Alias == nil || sub.Alias.Aliasname != "sqlmcp_q" || len(sub.Alias.Colnames) != 0 ||
+		sub.Subquery.GetSelectStmt() == nil {
+		return nil
+	}
+	return sub.Subquery
 }
 
 // checkPostgres judges sql and returns its one statement.
