@@ -57,16 +57,7 @@ func TestLimitedAtOnce(t *testing.T) {
 // FuzzLimitedAtOnce holds PostgresPolicyLimit's two ways to the same
 // answer on any text.
 func FuzzLimitedAtOnce(f *testing.F) {
-	for _, cases := range [][]dbtest.Case{dbtest.HostilePostgres, dbtest.AllowedPostgres} {
-		for _, c := range cases {
-			if len(c.SQL) <= 4096 {
-				f.Add(c.SQL)
-			}
-		}
-	}
-	for _, s := range fuzzPostgresSeeds {
-		f.Add(s)
-	}
+	addPostgresSeeds(f)
 	f.Fuzz(func(t *testing.T, sql string) {
 		sameWays(t, sql, nil)
 		sameWays(t, sql, testPolicy)

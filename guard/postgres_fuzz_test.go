@@ -44,15 +44,12 @@ var fuzzPostgresSeeds = []string{
 	"SELECT NOT NOT NOT NOT NOT true",
 }
 
-// FuzzCheckPostgres holds CheckPostgres and PostgresLimit to their
-// promise: they never panic or crash, answer the same twice, and whatever
-// they accept is, on a second look by other means (pg_query's summary and
-// a deparse round trip), a query that writes, locks and calls nothing it
-// should not.
-func FuzzCheckPostgres(f *testing.F) {
+// addPostgresSeeds seeds f with the corpora, the plan bombs and
+// fuzzPostgresSeeds (the huge ones are TestCheckPostgresLimits's).
+func addPostgresSeeds(f *testing.F) {
 	for _, cases := range [][]dbtest.Case{dbtest.HostilePostgres, dbtest.AllowedPostgres} {
 		for _, c := range cases {
-			if len(c.SQL) <= 4096 { // the huge ones are TestCheckPostgresLimits's
+			if len(c.SQL) <= 4096 {
 				f.Add(c.SQL)
 			}
 		}
@@ -65,6 +62,15 @@ func FuzzCheckPostgres(f *testing.F) {
 	for _, s := range fuzzPostgresSeeds {
 		f.Add(s)
 	}
+}
+
+// FuzzCheckPostgres holds CheckPostgres and PostgresLimit to their
+// promise: they never panic or crash, answer the same twice, and whatever
+// they accept is, on a second look by other means (pg_query's summary and
+// a deparse round trip), a query that writes, locks and calls nothing it
+// should not.
+func FuzzCheckPostgres(f *testing.F) {
+	addPostgresSeeds(f)
 	f.Fuzz(func(t *testing.T, sql string) {
 		err := guard.CheckPostgres(sql, testCatalog)
 		if again := guard.CheckPostgres(sql, testCatalog); !sameVerdict(err, again) {

@@ -163,27 +163,7 @@ func TestCheckSchemasAndGrants(t *testing.T) {
 // TestCheckCorruptSQLite: a SQLite file whose pages are damaged is
 // refused by Check, naming the damage.
 func TestCheckCorruptSQLite(t *testing.T) {
-	path := sqliteFile(t, "PRAGMA page_size = 4096", "CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
-		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT printf('row %08d', i) FROM n")
-	w, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root int
-	if err := w.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 't_x'").Scan(&root); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	junk := []byte(strings.Repeat("\xff", 200))
-	if _, err := f.WriteAt(junk, int64(root-1)*4096+8); err != nil { // past the page header: its cell pointers
-		t.Fatal(err)
-	}
-	f.Close()
-
+	path := dbtest.DamagedSQLiteFile(t)
 	cat, err := schema.New(dbtest.Open(t, path, nil), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,17 +1,13 @@
 package sources_test
 
 import (
-	"database/sql"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	_ "github.com/mattn/go-sqlite3"
-
 	"github.com/sqlmcp/sqlmcp/config"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/sources"
 )
 
@@ -19,31 +15,7 @@ import (
 // quick_check ends, and the check goes on; a call waits for it, and a
 // damaged file's calls fail naming the damage, which Opened hears of.
 func TestDamageFoundAfterStart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "damaged.db")
-	w, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"PRAGMA page_size = 4096", "CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
-		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT printf('row %08d', i) FROM n"} {
-		if _, err := w.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var root int
-	if err := w.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 't_x'").Scan(&root); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xff", 200)), int64(root-1)*4096+8); err != nil { // the index's cell pointers
-		t.Fatal(err)
-	}
-	f.Close()
-
+	path := dbtest.DamagedSQLiteFile(t)
 	cf, err := config.FromURLs([]string{"shop=" + path}, config.Settings{})
 	if err != nil {
 		t.Fatal(err)

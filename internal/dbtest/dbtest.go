@@ -50,6 +50,39 @@ func SQLiteFile(t testing.TB) string {
 	return path
 }
 
+// DamagedSQLiteFile makes a SQLite file in t.TempDir whose index pages
+// are damaged, as PRAGMA quick_check finds, while its catalog still reads,
+// and returns its path.
+func DamagedSQLiteFile(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "damaged.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"PRAGMA page_size = 4096", "CREATE TABLE t (x TEXT)", "CREATE INDEX t_x ON t (x)",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT printf('row %08d', i) FROM n"} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var root int
+	if err := w.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 't_x'").Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	junk := []byte(strings.Repeat("\xff", 200))
+	if _, err := f.WriteAt(junk, int64(root-1)*4096+8); err != nil { // past the page header: its cell pointers
+		t.Fatal(err)
+	}
+	return path
+}
+
 // SQLite opens a fresh copy of the SQLite fixture through source, with
 // opts (nil for defaults), and closes it when the test ends.
 func SQLite(t testing.TB, opts *source.Options) *source.DB {
