@@ -41,11 +41,14 @@ func TestLimitedAtOnce(t *testing.T) {
 			}
 		}
 		plain := len(dbtest.AllowedPostgres)
-		for _, sql := range []string{"SELECT 1", "SELECT 1;", "SELECT 1 ;\n", "select 1 -- the end", "(SELECT 1) UNION (SELECT 2)",
-			"SELECT 1 /* a */", "SELECT 'a;' ;;", "SELECT 1) AS sqlmcp_q, (SELECT 2", "SELECT 1) AS sqlmcp_q LIMIT 101 --",
-			"SELECT 1) AS sqlmcp_q LIMIT 101 OFFSET (0", "SELECT 1 FOR UPDATE", "SELECT * FROM t) AS sqlmcp_q CROSS JOIN (SELECT 2",
-			"EXPLAIN SELECT 1", "  SELECT 1", "SELECT 1; SELECT 2", "WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d"} {
+		for _, sql := range limitedEdges {
 			sameWays(t, sql, pol)
+		}
+		// Every allowed statement with the ends a model's text may have.
+		for _, c := range dbtest.AllowedPostgres {
+			for _, end := range []string{";", " ;\n", ";;", "\n-- why\n", " -- why;", "--;\n;", " /* ; */", "/* x */;", "\t;\f"} {
+				sameWays(t, c.SQL+end, pol)
+			}
 		}
 		if pol == nil && answered < plain/2 {
 			t.Errorf("the one-parse way answered %d of the corpora's statements, of %d allowed", answered, plain)
@@ -54,10 +57,24 @@ func TestLimitedAtOnce(t *testing.T) {
 	}
 }
 
+// limitedEdges are texts at the edges of the one-parse way: the wrapper's
+// own words inside the query, semicolons and comments at the end, more
+// than one statement.
+var limitedEdges = []string{
+	"SELECT 1", "SELECT 1;", "SELECT 1 ;\n", "SELECT 1\t;\v;", "SELECT 'a;' ;;", "(SELECT 1) UNION (SELECT 2)",
+	"select 1 -- the end", "SELECT 1 /* a */", "SELECT 1 --;", "SELECT 1 -- x;\n", "SELECT '--';", "  SELECT 1",
+	"SELECT 1) AS sqlmcp_q, (SELECT 2", "SELECT 1) AS sqlmcp_q LIMIT 101 --", "SELECT 1) AS sqlmcp_q LIMIT 101 OFFSET (0",
+	"SELECT * FROM t) AS sqlmcp_q CROSS JOIN (SELECT 2", "SELECT 1 FOR UPDATE", "EXPLAIN SELECT 1", "SELECT 1; SELECT 2",
+	"WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d",
+}
+
 // FuzzLimitedAtOnce holds PostgresPolicyLimit's two ways to the same
 // answer on any text.
 func FuzzLimitedAtOnce(f *testing.F) {
 	addPostgresSeeds(f)
+	for _, sql := range limitedEdges {
+		f.Add(sql)
+	}
 	f.Fuzz(func(t *testing.T, sql string) {
 		sameWays(t, sql, nil)
 		sameWays(t, sql, testPolicy)

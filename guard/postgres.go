@@ -308,6 +308,9 @@ func limitedAtOnce(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog
 			end = i
 		}
 	}
+	if end < len(sql) && strings.Contains(sql[strings.LastIndexByte(sql[:end], '\n')+1:end], "--") {
+		return PostgresQuery{}, false // the semicolon may be a line comment's
+	}
 	text := limitPrefix + sql[:end] + "\n) AS sqlmcp_q LIMIT " + strconv.Itoa(limit)
 	// Without the slack PostgresPolicyLimit gives the wrapped text: what
 	// passes passes the prescan of sql alone, with room to spare.
