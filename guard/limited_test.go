@@ -44,10 +44,14 @@ func TestLimitedAtOnce(t *testing.T) {
 		for _, sql := range limitedEdges {
 			sameWays(t, sql, pol)
 		}
-		// Every allowed statement with the ends a model's text may have.
+		// Every allowed statement with the starts and ends a model's text
+		// may have.
 		for _, c := range dbtest.AllowedPostgres {
 			for _, end := range []string{";", " ;\n", ";;", "\n-- why\n", " -- why;", "--;\n;", " /* ; */", "/* x */;", "\t;\f"} {
 				sameWays(t, c.SQL+end, pol)
+			}
+			for _, start := range []string{"\n  ", "-- why\n", "/* why */ ", ";"} {
+				sameWays(t, start+c.SQL, pol)
 			}
 		}
 		if pol == nil && answered < plain/2 {
@@ -63,6 +67,7 @@ func TestLimitedAtOnce(t *testing.T) {
 var limitedEdges = []string{
 	"SELECT 1", "SELECT 1;", "SELECT 1 ;\n", "SELECT 1\t;\v;", "SELECT 'a;' ;;", "(SELECT 1) UNION (SELECT 2)",
 	"select 1 -- the end", "SELECT 1 /* a */", "SELECT 1 --;", "SELECT 1 -- x;\n", "SELECT '--';", "  SELECT 1",
+	"-- why\nSELECT 1", "/* why */ SELECT 1;", "\n\tSELECT 1 -- and\n;", ";SELECT 1", "; ;SELECT 1;",
 	"SELECT 1) AS sqlmcp_q, (SELECT 2", "SELECT 1) AS sqlmcp_q LIMIT 101 --", "SELECT 1) AS sqlmcp_q LIMIT 101 OFFSET (0",
 	"SELECT * FROM t) AS sqlmcp_q CROSS JOIN (SELECT 2", "SELECT 1 FOR UPDATE", "EXPLAIN SELECT 1", "SELECT 1; SELECT 2",
 	"WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d",

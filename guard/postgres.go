@@ -252,7 +252,7 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 	if raw.StmtLen > 0 && start+int(raw.StmtLen) <= len(sql) {
 		end = start + int(raw.StmtLen)
 	}
-	text := limitPrefix + sql[start:end] + "\n) AS sqlmcp_q LIMIT " + strconv.Itoa(limit)
+	text := limitWrap(sql[start:end], limit)
 	q := PostgresQuery{Text: text, shift: utf8.RuneCountInString(limitPrefix) - utf8.RuneCountInString(sql[:start])}
 	// The wrapper adds a few levels at the outermost level to what sql
 	// alone was measured at.
@@ -264,18 +264,13 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 		}
 		return PostgresQuery{}, err
 	}
-	var outer *pg.SelectStmt
-	if len(stmts) == 1 {
-		outer = stmts[0].Stmt.GetSelectStmt()
-	}
-	if outer == nil || len(outer.FromClause) != 1 || outer.FromClause[0].GetRangeSubselect() == nil ||
-		outer.LimitCount.GetAConst().GetIval().GetIval() != int32(limit) {
+	if len(stmts) != 1 || wrappedQuery(stmts[0], limit) == nil {
 		return PostgresQuery{}, &Error{
 			Reason: "the query does not read as one query once limited",
 			Hint:   "Send one plain SELECT statement",
 		}
 	}
-	if err := checkQuery(outer, cat, text); err != nil {
+	if err := checkQuery(stmts[0].Stmt.GetSelectStmt(), cat, text); err != nil {
 		return PostgresQuery{}, err
 	}
 	q.Masked = masked
@@ -286,9 +281,10 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 // parses and judges only the text the server is to run: sql wrapped in
 // the LIMIT, as PostgresPolicyLimit wraps it. It reports false, and
 // PostgresPolicyLimit takes its own way, for anything else: a refusal, an
-// error, a statement that is not a plain SELECT (an EXPLAIN, a text that
-// does not begin with a keyword or a bracket), or a wrapped text that does
-// not read as the wrapper around one query.
+// error, a statement that is not a plain SELECT (an EXPLAIN, empty
+// statements before it), or a wrapped text that does not read as the
+// wrapper around one query. Spaces and comments before the query stay in
+// the text, as the other way keeps them: a first statement begins at 0.
 //
 // What it accepts, the other way accepts too, as the same PostgresQuery:
 // the wrapper's own parts are checked to be exactly the wrapper's, so the
@@ -297,7 +293,7 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 // policy), in the text it is parsed from. FuzzLimitedAtOnce holds the two
 // ways to the same answer.
 func limitedAtOnce(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog) (PostgresQuery, bool) {
-	if limit <= 0 || len(sql) == 0 || !plainStart(sql[0]) || checkText(sql) != nil {
+	if limit <= 0 || checkText(sql) != nil {
 		return PostgresQuery{}, false
 	}
 	// The statement ends at the first semicolon of the semicolons and
@@ -311,7 +307,7 @@ func limitedAtOnce(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog
 	if end < len(sql) && strings.Contains(sql[strings.LastIndexByte(sql[:end], '\n')+1:end], "--") {
 		return PostgresQuery{}, false // the semicolon may be a line comment's
 	}
-	text := limitPrefix + sql[:end] + "\n) AS sqlmcp_q LIMIT " + strconv.Itoa(limit)
+	text := limitWrap(sql[:end], limit)
 	// Without the slack PostgresPolicyLimit gives the wrapped text: what
 	// passes passes the prescan of sql alone, with room to spare.
 	stmts, err := parsePostgres(text, 0)
@@ -329,10 +325,11 @@ func limitedAtOnce(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog
 	return PostgresQuery{Text: text, shift: utf8.RuneCountInString(limitPrefix), Masked: masked}, true
 }
 
-// plainStart reports whether a statement may begin with c for
-// limitedAtOnce: a letter (a keyword) or a bracket; text before it
-// (spaces, comments) is left to PostgresPolicyLimit's other way.
-func plainStart(c byte) bool { return c == '(' || 'a' <= c|0x20 && c|0x20 <= 'z' }
+// limitWrap is the text the server runs for a query limited to limit
+// rows: the query inside a subselect, its line comment, if any, ended.
+func limitWrap(query string, limit int) string {
+	return limitPrefix + query + "\n) AS sqlmcp_q LIMIT " + strconv.Itoa(limit)
+}
 
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
