@@ -105,9 +105,11 @@ func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) 
 }
 
 // openInParts is Open in two parts. The report it returns first covers
-// every check but the one that reads the whole database (SQLite's
-// quick_check, up to a few seconds on a big file); rest, nil when the
-// source already failed, runs that check and returns what Open does.
+// every check but two slow reads: the one of the whole database (SQLite's
+// quick_check, up to a few seconds on a big file) and the engine's settling
+// (PostgreSQL's function catalog, which the guard judges calls by); rest,
+// nil when the source already failed, makes those and returns what Open
+// does.
 // The report rest returns is another: the first stays as it was.
 func openInParts(ctx context.Context, cfg *config.Source, engines func(*config.Source) []source.Engine) (*Report, func(context.Context) (*source.DB, *schema.Catalog, *Report)) {
 	if engines == nil {
@@ -123,9 +125,6 @@ func openInParts(ctx context.Context, cfg *config.Source, engines func(*config.S
 	}
 	r.Engine, r.Database, r.Limits, r.Guard = db.Dialect(), db.Name(), db.Limits(), db.Guard()
 	cat, err := check(ctx, db, cfg, r)
-	if err == nil {
-		err = db.Settle(ctx)
-	}
 	if err != nil {
 		r.Unavailable = err.Error()
 	}
@@ -138,6 +137,11 @@ func openInParts(ctx context.Context, cfg *config.Source, engines func(*config.S
 	return &first, func(ctx context.Context) (*source.DB, *schema.Catalog, *Report) {
 		cctx, cancel := context.WithTimeout(ctx, r.Limits.Timeout)
 		defer cancel()
+		if err := db.Settle(ctx); err != nil {
+			r.Unavailable = err.Error()
+			db.Close()
+			return nil, nil, r
+		}
 		addProblems(r, cfg, cat.CheckStorage(cctx))
 		if r.Err() != nil {
 			db.Close()

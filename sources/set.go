@@ -72,9 +72,9 @@ func New(f *config.File, opts *Options) *Set {
 func (s *Set) Sources() []*Source { return s.list }
 
 // Start tries to open every source at once and waits for each try to
-// report, which it does before the check that reads a whole database
-// (SQLite's quick_check), since that may take seconds: the try goes on,
-// and calls wait for it. It returns the reports in the configuration's
+// report, which it does before its slow reads (SQLite's quick_check of
+// the whole file, PostgreSQL's function catalog): the try goes on, and
+// calls wait for it. It returns the reports in the configuration's
 // order. A source that could not be opened, or that the rest of its try
 // refuses, is tried again by later calls.
 func (s *Set) Start(ctx context.Context) []*Report {

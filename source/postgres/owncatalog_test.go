@@ -79,6 +79,7 @@ func sameSet[T comparable](a, b []T) bool {
 // own too; a failed read fails every statement, and Settle, after it.
 func TestCatalogFor(t *testing.T) {
 	p := &backend{loaded: make(chan struct{})}
+	p.loadOnce.Do(func() {}) // a read under way
 	p.cat.Store(bootstrapCatalog)
 	if cat, err := p.catalogFor(t.Context(), true); cat != ownCatalog || err != nil {
 		t.Errorf("own read while loading: %p, %v; want ownCatalog", cat, err)
@@ -106,4 +107,57 @@ func TestCatalogFor(t *testing.T) {
 	if _, err := p.check(t.Context(), "SELECT 1", 0, false, false); err != p.loadErr {
 		t.Errorf("check after a failed read: %v", err)
 	}
+}
+
+// TestFunctionCatalogReadLate: Open and the reads of the start leave the
+// function catalog unread; the first statement that needs it starts the
+// read, and a backend closed before that gives the read's connection
+// back. With one connection, the one kept for the read is the pool's
+// last, so Open reads the catalog rather than wait on itself.
+func TestFunctionCatalogReadLate(t *testing.T) {
+	dsn := os.Getenv("SQLMCP_TEST_POSTGRES")
+	if dsn == "" {
+		t.Fatal("SQLMCP_TEST_POSTGRES is not set")
+	}
+	open := func(conns int) *backend {
+		b, err := (&Engine{}).Open(t.Context(), dsn, source.Config{MaxConns: conns, Limits: sqlmcp.Limits{}.WithDefaults()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.(*backend)
+	}
+	closed := func(p *backend) {
+		done := make(chan struct{})
+		go func() { p.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Close did not return")
+		}
+	}
+	p := open(2)
+	for sql := range pgStartReads {
+		if _, err := p.check(t.Context(), sql, 0, true, true); err != nil {
+			t.Fatalf("a read of the start: %v", err)
+		}
+	}
+	if p.loadBegun.Load() {
+		t.Error("Open or a read of the start began reading the function catalog")
+	}
+	closed(p)
+
+	p = open(2)
+	if _, err := p.check(t.Context(), "SELECT 1", 0, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if !p.loadBegun.Load() || p.cat.Load() == bootstrapCatalog {
+		t.Error("the model's statement was judged before the function catalog was read")
+	}
+	closed(p)
+
+	p = open(1)
+	if !p.loadBegun.Load() {
+		t.Error("with one connection, Open did not read the function catalog")
+	}
+	closed(p)
 }

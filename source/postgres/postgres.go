@@ -103,12 +103,17 @@ type backend struct {
 	// reloadMu lets one caller at a time replace it.
 	cat      atomic.Pointer[pgCatalog]
 	reloadMu sync.Mutex
-	// loaded closes once the catalog Open started reading is in cat, or
-	// failed with loadErr (see catalogFor).
-	loaded  chan struct{}
-	loadErr error
-	allow   pgAllow // what the operator allows beyond the vetted
-	types   pgTypes
+	// loaded closes once the function catalog is in cat, or its read
+	// failed with loadErr (see catalogFor). The read starts when a
+	// statement first needs it (startLoad), on loadConn, taken at Open.
+	loaded    chan struct{}
+	loadErr   error
+	loadOnce  sync.Once
+	loadBegun atomic.Bool
+	loadConn  *pgxpool.Conn
+	loadCtx   context.Context
+	allow     pgAllow // what the operator allows beyond the vetted
+	types     pgTypes
 	// left tracks backends that may still run a statement sqlmcp gave
 	// up on.
 	left   *pgLeft
@@ -216,27 +221,18 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
-	// The function catalog, the slowest read of the start, is read while
-	// the rest is: sqlmcp's own reads are judged meanwhile by ownCatalog,
-	// the model's wait for it, and Settle fails the open when it failed.
-	// The read has its connection before Open returns: a call that holds
-	// the pool's last one while it waits for the catalog cannot starve it.
+	// The function catalog, the slowest read of the start, is read once
+	// a statement needs it (startLoad): the reads of the start are judged
+	// by ownCatalog and do not, so they have the server to themselves,
+	// and the read begins when the source settles, after them. The read
+	// has its connection before Open returns: a call that holds the
+	// pool's last one while it waits for the catalog cannot starve it.
 	lc, err := p.acquire(ctx)
 	if err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
 	}
-	p.loaded = make(chan struct{})
-	lctx, lcancel := context.WithTimeout(context.WithoutCancel(ctx), limits.Timeout+pgBackstop)
-	go func() {
-		defer lcancel()
-		defer close(p.loaded)
-		if err := p.loadCatalogOn(lctx, lc); err != nil {
-			p.loadErr = pgConnectError(name, dsn, err)
-			return
-		}
-		p.loadErr = p.cat.Load().checkAllow(&allow)
-	}()
+	p.loaded, p.loadConn, p.loadCtx = make(chan struct{}), lc, context.WithoutCancel(ctx)
 	if len(allow.extensions)+len(allow.functions) > 0 {
 		// What the operator allowed is checked against the catalog
 		// before Open returns, as it always was.
@@ -246,31 +242,49 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 	}
 	if err := p.loadTypes(ctx); err != nil {
-		p.Settle(ctx)
-		pool.Close()
+		p.Close()
 		return nil, pgConnectError(name, dsn, err)
 	}
 	// Before any call: whether the role may set temp_file_limit, and the
 	// server's parallel workers, become every connection's own settings.
 	if err := p.decideSession(ctx); err != nil {
-		p.Settle(ctx)
-		pool.Close()
+		p.Close()
 		return nil, pgConnectError(name, dsn, err)
 	}
 	return p, nil
 }
 
-// Settle waits for the function catalog Open started reading, and returns
-// why it could not be read or what it refuses (checkAllow).
+// startLoad starts reading the function catalog, unless that began
+// already or the backend closed.
+func (p *backend) startLoad() {
+	p.loadOnce.Do(func() {
+		p.loadBegun.Store(true)
+		lc := p.loadConn
+		p.loadConn = nil
+		go func() {
+			defer close(p.loaded)
+			ctx, cancel := context.WithTimeout(p.loadCtx, p.limits.Timeout+pgBackstop)
+			defer cancel()
+			if err := p.loadCatalogOn(ctx, lc); err != nil {
+				p.loadErr = pgConnectError(p.info.Name, p.dsn, err)
+				return
+			}
+			p.loadErr = p.cat.Load().checkAllow(&p.allow)
+		}()
+	})
+}
+
+// Settle reads the function catalog, if no statement started that yet,
+// and returns why it could not be read or what it refuses (checkAllow).
 func (p *backend) Settle(ctx context.Context) error {
 	_, err := p.catalogFor(ctx, false)
 	return err
 }
 
 // catalogFor is the catalog a statement is judged by: the function
-// catalog once read; while it is being read, ownCatalog for one of the
-// reads of the start it was made for (startRead: pgStartReads), and for
-// every other statement a wait for it.
+// catalog once read; until then, ownCatalog for one of the reads of the
+// start it was made for (startRead: pgStartReads), and for every other
+// statement a wait for the read, which it starts if none has.
 func (p *backend) catalogFor(ctx context.Context, startRead bool) (*pgCatalog, error) {
 	if p.loaded == nil {
 		return p.cat.Load(), nil
@@ -282,6 +296,7 @@ func (p *backend) catalogFor(ctx context.Context, startRead bool) (*pgCatalog, e
 			return ownCatalog, nil
 		}
 	}
+	p.startLoad()
 	select {
 	case <-p.loaded:
 		return p.cat.Load(), p.loadErr
@@ -298,9 +313,18 @@ func (p *backend) PoolStats() source.PoolStats {
 	return source.PoolStats{Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Max: int(s.MaxConns())}
 }
 
-// Close stops polling for statements left running and closes the pool.
+// Close stops polling for statements left running and closes the pool,
+// once the function catalog's read, if one started, has ended.
 func (p *backend) Close() error {
 	p.left.stop()
+	if p.loaded != nil {
+		p.loadOnce.Do(func() {
+			p.loadConn.Release()
+			p.loadConn, p.loadErr = nil, errors.New("the database was closed before its function catalog was read")
+			close(p.loaded)
+		})
+		<-p.loaded
+	}
 	p.pool.Close()
 	return nil
 }
@@ -425,6 +449,14 @@ func (p *backend) Acquire(ctx context.Context) (source.Conn, error) {
 }
 
 func (p *backend) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	if p.loaded != nil && !p.loadBegun.Load() {
+		// The connection kept for the function catalog is the pool's
+		// last: read the catalog now, which gives it back, rather than
+		// wait for a statement that needs the catalog to start the read.
+		if s := p.pool.Stat(); s.IdleConns() == 0 && s.TotalConns() >= s.MaxConns() {
+			p.startLoad()
+		}
+	}
 	c, err := p.pool.Acquire(ctx)
 	if err != nil {
 		return nil, p.classify(err)

@@ -9,6 +9,13 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
+// pgServerVersionSQL reads server_version_num, for pgWriteAccessSQL.
+const pgServerVersionSQL = "SELECT pg_catalog.current_setting('server_version_num')"
+
+// pgWriteAccessVersions are a server version (server_version_num) for
+// each text pgWriteAccessSQL gives: before 15, 15, 16, and 17 on.
+var pgWriteAccessVersions = []int{140000, 150000, 160000, 170000}
+
 // pgWriteAccessSQL returns the catalog query behind WriteAccess for a
 // server of version (server_version_num). It lists, one row each, what the
 // current role could change beyond reading, and what each role it may SET
@@ -194,7 +201,7 @@ var pgWriteWords = map[string]string{
 // name". It returns nil for a role that can only read, such as the one
 // ReadOnlyRoleSQL creates. It reads through db, the door.
 func (p *backend) WriteAccess(ctx context.Context, db source.Reader) ([]string, error) {
-	rows, err := db.Catalog(ctx, "SELECT pg_catalog.current_setting('server_version_num')")
+	rows, err := db.Catalog(ctx, pgServerVersionSQL)
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
 	}

@@ -71,15 +71,20 @@ var pgSchemaReads = []catalogRead{
 	{"listing what views read", pgViewReadsSQL}, {"listing the functions views call", pgViewCallsSQL},
 }
 
-// pgStartReads are the texts of pgSchemaReads: the reads of the start that
-// ownCatalog may judge while the function catalog is read (catalogFor).
-// They read the system catalogs alone, with built-in functions and
-// operators (TestOwnCatalog); any other statement, sqlmcp's own too,
-// could meet a database's own operator that ownCatalog does not know.
+// pgStartReads are the reads of the start that ownCatalog may judge
+// before the function catalog is read (catalogFor): the texts of
+// pgSchemaReads, the list of schemas (Schemas) and those of the role's
+// check (WriteAccess), for every server version. They read the system catalogs alone, with built-in
+// functions and operators (TestOwnCatalog); any other statement, sqlmcp's
+// own too, could meet a database's own operator that ownCatalog does not
+// know.
 var pgStartReads = func() map[string]bool {
-	m := map[string]bool{}
+	m := map[string]bool{pgSchemasSQL: true, pgServerVersionSQL: true}
 	for _, rd := range pgSchemaReads {
 		m[rd.sql] = true
+	}
+	for _, v := range pgWriteAccessVersions {
+		m[pgWriteAccessSQL(v)] = true
 	}
 	return m
 }()
@@ -335,12 +340,15 @@ func (values) Stats(ctx context.Context, r source.Reader, t source.TableRef, col
 	return st, true, nil
 }
 
+// pgSchemasSQL lists the schemas but the system ones (Schemas).
+const pgSchemasSQL = `SELECT n.nspname, has_schema_privilege(n.oid, 'USAGE'), current_user
+		FROM pg_namespace n WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
+		ORDER BY 1`
+
 // Schemas lists every schema but the system ones, whether the role may
 // use each, and the role's name.
 func (p *backend) Schemas(ctx context.Context, r source.Reader) ([]source.SchemaDef, string, error) {
-	rows, err := r.Catalog(ctx, `SELECT n.nspname, has_schema_privilege(n.oid, 'USAGE'), current_user
-		FROM pg_namespace n WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
-		ORDER BY 1`)
+	rows, err := r.Catalog(ctx, pgSchemasSQL)
 	if err != nil {
 		return nil, "", fmt.Errorf("listing schemas: %w", err)
 	}
