@@ -94,6 +94,24 @@ func (s *Set) Start(ctx context.Context) []*Report {
 	return reports
 }
 
+// Settled returns once no source's try is under way, or when ctx ends:
+// after Start, once the slow reads it did not wait for are done.
+func (s *Set) Settled(ctx context.Context) {
+	for _, src := range s.list {
+		src.mu.Lock()
+		wait := src.trying
+		src.mu.Unlock()
+		if wait == nil {
+			continue
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 // Get returns the named source, open: opened now if it was not, waiting
 // for a try another call started. An unknown name is an *UnknownError; a
 // source that cannot be opened, an *UnavailableError.

@@ -69,8 +69,13 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	defer set.Close()
 	// Reading the catalogs left garbage many times the size of what they
 	// keep: collect it and give its pages back now, beside the first
-	// calls, rather than keep them resident until the next collection.
-	go debug.FreeOSMemory()
+	// calls, rather than keep them resident until the next collection;
+	// and again once the reads Start did not wait for are done.
+	go func() {
+		debug.FreeOSMemory()
+		set.Settled(ctx)
+		debug.FreeOSMemory()
+	}()
 	srcs := set.Sources()
 	// Opened before serving, closed after the last call ends: its final
 	// fsync comes after the HTTP server's shutdown grace.

@@ -479,11 +479,7 @@ func TestDatabaseMetrics(t *testing.T) {
 	}
 	// Start returns before the end of each try (PostgreSQL's function
 	// catalog, SQLite's quick_check): a source is open once it ends.
-	for _, src := range set.Sources() {
-		if _, _, err := src.Open(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	set.Settled(t.Context())
 	tel, err := telemetry.New(&telemetry.Options{Metrics: true, Sources: set})
 	if err != nil {
 		t.Fatal(err)
