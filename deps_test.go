@@ -58,6 +58,7 @@ var allowed = map[string][]string{
 	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5", "github.com/go-sql-driver/mysql"},
 	"cmd/sqlmcp":         {"*"},
 	// The benchmark and the soak: their own clients, the bare drivers as floors.
+	"bench/ab":                {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench"},
 	"bench/internal/mcpbench": {"github.com/jackc/pgx/v5", "github.com/mattn/go-sqlite3", "github.com/go-sql-driver/mysql"},
 	"bench/perf":              {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench", "github.com/jackc/pgx/v5", "github.com/mattn/go-sqlite3", "github.com/go-sql-driver/mysql"},
 	"bench/soak":              {"github.com/sqlmcp/sqlmcp/bench/internal/mcpbench", "github.com/jackc/pgx/v5"},
