@@ -137,12 +137,11 @@ func openInParts(ctx context.Context, cfg *config.Source, engines func(*config.S
 	return &first, func(ctx context.Context) (*source.DB, *schema.Catalog, *Report) {
 		cctx, cancel := context.WithTimeout(ctx, r.Limits.Timeout)
 		defer cancel()
-		if err := db.Settle(ctx); err != nil {
+		if err := db.Settle(cctx); err != nil {
 			r.Unavailable = err.Error()
-			db.Close()
-			return nil, nil, r
+		} else {
+			addProblems(r, cfg, cat.CheckStorage(cctx))
 		}
-		addProblems(r, cfg, cat.CheckStorage(cctx))
 		if r.Err() != nil {
 			db.Close()
 			return nil, nil, r

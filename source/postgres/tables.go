@@ -74,10 +74,10 @@ var pgSchemaReads = []catalogRead{
 // pgStartReads are the reads of the start that ownCatalog may judge
 // before the function catalog is read (catalogFor): the texts of
 // pgSchemaReads, the list of schemas (Schemas) and those of the role's
-// check (WriteAccess), for every server version. They read the system catalogs alone, with built-in
-// functions and operators (TestOwnCatalog); any other statement, sqlmcp's
-// own too, could meet a database's own operator that ownCatalog does not
-// know.
+// check (WriteAccess), for every server version. They read the system
+// catalogs alone, with built-in functions and operators (TestOwnCatalog);
+// any other statement, sqlmcp's own too, could meet a database's own
+// operator that ownCatalog does not know.
 var pgStartReads = func() map[string]bool {
 	m := map[string]bool{pgSchemasSQL: true, pgServerVersionSQL: true}
 	for _, rd := range pgSchemaReads {
