@@ -113,9 +113,9 @@ func (p *backend) session() *pgSession { return p.sess.Load() }
 const pgWorkersSQL = `SELECT setting FROM pg_catalog.pg_settings WHERE name = 'max_parallel_workers_per_gather'`
 
 // decideSession reads the server's parallel workers and whether the role
-// may set temp_file_limit (see probe), puts them in the settings every
-// connection takes, and closes the connections made before, so none runs
-// a call without them. The server's workers are read once: lowering them
+// may set temp_file_limit (see probe) and puts them in the settings every
+// connection made after takes; the caller resets the pool, so that none
+// made before runs a call without them. The server's workers are read once: lowering them
 // later takes effect at the next start.
 func (p *backend) decideSession(ctx context.Context) error {
 	rows, err := p.ownRows(ctx, pgWorkersSQL, bootstrapCatalog)
@@ -136,7 +136,6 @@ func (p *backend) decideSession(ctx context.Context) error {
 		s.params["temp_file_limit"], s.tempFileLimit = p.budget.tempFileLimit, true
 	}
 	p.sess.Store(s)
-	p.pool.Reset()
 	return nil
 }
 

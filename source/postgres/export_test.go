@@ -35,7 +35,7 @@ func RunEngineOnly(ctx context.Context, db *source.DB, sql string, limit int) ([
 // (no transaction, no reset afterwards), to put the session in a state a
 // test needs.
 func ConnExec(ctx context.Context, db *source.DB, sql string) error {
-	conn, err := db.Backend().(*backend).pool.Acquire(ctx)
+	conn, err := db.Backend().(*backend).acquire(ctx) // which frees the function catalog's connection, if it is the last
 	if err != nil {
 		return err
 	}

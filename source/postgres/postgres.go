@@ -221,35 +221,43 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		}
 		return nil, fmt.Errorf("PostgreSQL %s: %w", name, err)
 	}
+	// Before any call: whether the role may set temp_file_limit, and the
+	// server's parallel workers, become every connection's own settings.
+	// The types and those reads run on the connection the lexing check
+	// made, so the start opens no connection the decision then throws
+	// away.
+	if err := p.loadTypes(ctx); err != nil {
+		pool.Close()
+		return nil, pgConnectError(name, dsn, err)
+	}
+	if err := p.decideSession(ctx); err != nil {
+		pool.Close()
+		return nil, pgConnectError(name, dsn, err)
+	}
 	// The function catalog, the slowest read of the start, is read once
 	// a statement needs it (startLoad): the reads of the start are judged
 	// by ownCatalog and do not, so they have the server to themselves,
 	// and the read begins when the source settles, after them. The read
 	// has its connection before Open returns: a call that holds the
 	// pool's last one while it waits for the catalog cannot starve it.
+	// It is the one made before the decision, which reads only
+	// sqlmcp's own statements and is closed when given back: the pool is
+	// reset while it is out, so no call runs without the settings.
 	lc, err := p.acquire(ctx)
 	if err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
 	}
+	pool.Reset()
 	p.loaded, p.loadConn, p.loadCtx = make(chan struct{}), lc, context.WithoutCancel(ctx)
-	if len(allow.extensions)+len(allow.functions) > 0 {
+	if len(allow.extensions)+len(allow.functions) > 0 || pcfg.MaxConns <= 1 {
 		// What the operator allowed is checked against the catalog
-		// before Open returns, as it always was.
+		// before Open returns, as it always was; and with one
+		// connection, the kept one is what the next read needs.
 		if err := p.Settle(ctx); err != nil {
-			pool.Close()
+			p.Close()
 			return nil, err
 		}
-	}
-	if err := p.loadTypes(ctx); err != nil {
-		p.Close()
-		return nil, pgConnectError(name, dsn, err)
-	}
-	// Before any call: whether the role may set temp_file_limit, and the
-	// server's parallel workers, become every connection's own settings.
-	if err := p.decideSession(ctx); err != nil {
-		p.Close()
-		return nil, pgConnectError(name, dsn, err)
 	}
 	return p, nil
 }
