@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/config"
@@ -105,9 +106,10 @@ func Open(ctx context.Context, cfg *config.Source, engines func(*config.Source) 
 }
 
 // openInParts is Open in two parts. The report it returns first covers
-// every check but two slow reads: the one of the whole database (SQLite's
-// quick_check, up to a few seconds on a big file) and the engine's settling
-// (PostgreSQL's function catalog, which the guard judges calls by); rest,
+// every check but three slow reads: the one of the whole database
+// (SQLite's quick_check, up to a few seconds on a big file), the engine's
+// settling (PostgreSQL's function catalog, which the guard judges calls
+// by) and, unless it is fatal (lateRole), the role's check; rest,
 // nil when the source already failed, makes those and returns what Open
 // does.
 // The report rest returns is another: the first stays as it was.
@@ -137,9 +139,19 @@ func openInParts(ctx context.Context, cfg *config.Source, engines func(*config.S
 	return &first, func(ctx context.Context) (*source.DB, *schema.Catalog, *Report) {
 		cctx, cancel := context.WithTimeout(ctx, r.Limits.Timeout)
 		defer cancel()
-		if err := db.Settle(cctx); err != nil {
+		var roleErr error
+		var wg sync.WaitGroup
+		if lateRole(db, cfg) {
+			wg.Go(func() { roleErr = checkRole(cctx, db, cfg, r) })
+		}
+		err := db.Settle(cctx)
+		wg.Wait()
+		switch {
+		case err != nil:
 			r.Unavailable = err.Error()
-		} else {
+		case roleErr != nil:
+			r.Unavailable = roleErr.Error()
+		default:
 			addProblems(r, cfg, cat.CheckStorage(cctx))
 		}
 		if r.Err() != nil {
@@ -187,7 +199,7 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 		r.Tables = len(tables)
 	}
 	r.Schemas, _ = cat.Schemas(cctx)
-	if db.HasRoles() {
+	if db.HasRoles() && !lateRole(db, cfg) { // else the rest of the try checks it
 		if err := checkRole(cctx, db, cfg, r); err != nil {
 			return nil, err
 		}
@@ -196,6 +208,14 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 		r.add(w.Event, "", w.Message, false)
 	}
 	return cat, nil
+}
+
+// lateRole reports whether the role's check is one of the slow reads the
+// first report does not wait for: when its finding can only warn. With
+// require_readonly_role it is fatal, and a server that must refuse to
+// start refuses before its first call.
+func lateRole(db *source.DB, cfg *config.Source) bool {
+	return db.HasRoles() && !cfg.RequireReadonlyRole
 }
 
 // checkRole finds what the role could write; with

@@ -217,7 +217,7 @@ func (src *Source) try(ctx context.Context, done chan struct{}, early func(*Repo
 	}
 	db, cat, r := rest(tctx)
 	src.end(db, cat, r, done)
-	if early == nil || len(r.Problems) != len(first.Problems) {
+	if early == nil || len(r.Problems) != len(first.Problems) || r.Role != first.Role {
 		src.tell(r, nil)
 	}
 }
