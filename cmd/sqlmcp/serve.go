@@ -68,11 +68,11 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	}
 	defer set.Close()
 	// Reading the catalogs left garbage many times the size of what they
-	// keep: collect it and give its pages back now, beside the first
-	// calls, rather than keep them resident until the next collection;
-	// and again once the reads Start did not wait for are done.
+	// keep: collect it and give its pages back once the reads Start did
+	// not wait for are done, rather than keep them resident until the
+	// next collection. Once, then: a collection beside the handshake
+	// would slow it (start to the first tools/list: 3-20 ms here).
 	go func() {
-		debug.FreeOSMemory()
 		set.Settled(ctx)
 		debug.FreeOSMemory()
 	}()
