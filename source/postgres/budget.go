@@ -115,8 +115,8 @@ const pgWorkersSQL = `SELECT setting FROM pg_catalog.pg_settings WHERE name = 'm
 // decideSession reads the server's parallel workers and whether the role
 // may set temp_file_limit (see probe) and puts them in the settings every
 // connection made after takes; the caller resets the pool, so that none
-// made before runs a call without them. The server's workers are read once: lowering them
-// later takes effect at the next start.
+// made before runs a call without them. The server's workers are read
+// once: lowering them later takes effect at the next start.
 func (p *backend) decideSession(ctx context.Context) error {
 	rows, err := p.ownRows(ctx, pgWorkersSQL, bootstrapCatalog)
 	if err != nil {
