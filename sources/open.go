@@ -199,7 +199,7 @@ func check(ctx context.Context, db *source.DB, cfg *config.Source, r *Report) (*
 		r.Tables = len(tables)
 	}
 	r.Schemas, _ = cat.Schemas(cctx)
-	if db.HasRoles() && cfg.RequireReadonlyRole { // else lateRole: the rest of the try checks it
+	if db.HasRoles() && !lateRole(db, cfg) { // a late one is checked by the rest of the try
 		if err := checkRole(cctx, db, cfg, r); err != nil {
 			return nil, err
 		}
