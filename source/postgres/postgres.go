@@ -613,7 +613,8 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	b.Queue("BEGIN READ ONLY")
 	// A first query takes the transaction's snapshot: from then on it can
 	// no longer be made read-write (SET TRANSACTION READ WRITE fails with
-	// 25001), whatever the statement holds.
+	// 25001), whatever the statement holds. A SELECT takes its own.
+	setup := true
 	switch {
 	case st.role != "" && st.policed:
 		b.Queue(pgRole+pgPoliced, st.role)
@@ -624,6 +625,8 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 		b.Queue(pgRole, st.role)
 	case st.policed:
 		b.Queue(pgSnapshot + pgPoliced[1:])
+	case !st.own && pgSelects(st.text):
+		setup = false
 	case !st.own:
 		b.Queue(pgSnapshot)
 	case p.session().tempFileLimit:
@@ -638,8 +641,10 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	if _, err := br.Exec(); err != nil {
 		return br, err
 	}
-	if err := pgDiscard(br.Query()); err != nil {
-		return br, err
+	if setup {
+		if err := pgDiscard(br.Query()); err != nil {
+			return br, err
+		}
 	}
 	rows, err := br.Query()
 	if err != nil {
@@ -688,6 +693,17 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 	}
 	return br, nil
 }
+
+// pgSelects says whether the server takes the transaction's snapshot for
+// text before it runs any of it: text is one SELECT, since the extended
+// protocol refuses two commands in one message and no other command
+// begins with the keyword, and PostgreSQL parses, plans and runs a SELECT
+// under a snapshot (SELECT ... INTO, which would create a table, fails
+// in the READ ONLY transaction). Nothing in it can then make the
+// transaction read-write (25001), and it needs no query of exec's before
+// it to take the snapshot. A limited query's text, in its wrapper, is
+// one.
+func pgSelects(text string) bool { return strings.HasPrefix(text, "SELECT ") }
 
 // pgDiscard reads and closes rows, returning their error.
 func pgDiscard(rows pgx.Rows, err error) error {

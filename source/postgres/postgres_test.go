@@ -263,6 +263,12 @@ func TestPostgresEngineWallAlone(t *testing.T) {
 		{"cte around delete in the limit", "WITH d AS (DELETE FROM customers RETURNING id) SELECT count(*) FROM d", true, "0A000"},
 		{"nextval", "SELECT nextval('invoice_no')", false, "25006"},
 		{"set transaction read write", "SET TRANSACTION READ WRITE", false, "25001"},
+		// A SELECT runs under its own snapshot, with no query before it:
+		// it cannot make the transaction read-write either.
+		{"select read write", "SELECT set_config('transaction_read_only', 'off', true)", false, "25001"},
+		{"select read write in the limit", "SELECT set_config('transaction_read_only', 'off', false)", true, "25001"},
+		{"cte read write", "WITH w AS (SELECT set_config('transaction_read_only', 'off', true)) SELECT * FROM w", true, "25001"},
+		{"select into", "SELECT 1 AS a INTO x", false, "25006"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
