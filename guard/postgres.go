@@ -185,6 +185,19 @@ type policyTypes struct {
 	pol PolicyCatalog
 }
 
+// OperatorAllowed and AllowOperator pass the memo through: a policy
+// hides no operator.
+func (c policyTypes) OperatorAllowed(schema, name string) bool {
+	m, ok := c.PostgresCatalog.(PostgresOperatorMemo)
+	return ok && m.OperatorAllowed(schema, name)
+}
+
+func (c policyTypes) AllowOperator(schema, name string) {
+	if m, ok := c.PostgresCatalog.(PostgresOperatorMemo); ok {
+		m.AllowOperator(schema, name)
+	}
+}
+
 func (c policyTypes) Type(schema, name string) (PostgresType, bool) {
 	t, ok := c.PostgresCatalog.Type(schema, name)
 	if ok && t.Relation[1] != "" && !rowTypeVisible(c.pol, t) {
@@ -990,6 +1003,19 @@ func (w *pgWalker) function(names []*pg.Node, nargs int, sqlSyntax bool) *Error 
 
 // operator judges a use of the operator schema.name.
 func (w *pgWalker) operator(schema, name string) *Error {
+	memo, _ := w.cat.(PostgresOperatorMemo)
+	if memo != nil && memo.OperatorAllowed(schema, name) {
+		return nil
+	}
+	e := w.judgeOperator(schema, name)
+	if e == nil && memo != nil {
+		memo.AllowOperator(schema, name)
+	}
+	return e
+}
+
+// judgeOperator judges every function behind the operators schema.name.
+func (w *pgWalker) judgeOperator(schema, name string) *Error {
 	full := name
 	if schema != "" {
 		full = "OPERATOR(" + schema + "." + name + ")"

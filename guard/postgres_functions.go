@@ -30,6 +30,20 @@ type PostgresCatalog interface {
 	ServerVersion() int
 }
 
+// PostgresOperatorMemo is what a PostgresCatalog may also be: a note of
+// the operators the guard allowed under it, so that one with dozens of
+// functions behind it (=, +, ||) is judged at its first use rather than
+// at every one. The verdict depends on nothing but the functions
+// Operators returns, so the notes must last no longer than they do: a
+// catalog read again starts with none.
+type PostgresOperatorMemo interface {
+	// OperatorAllowed says whether AllowOperator noted schema.name.
+	OperatorAllowed(schema, name string) bool
+	// AllowOperator notes that the functions behind schema.name are all
+	// allowed.
+	AllowOperator(schema, name string)
+}
+
 // PostgresFunction is one function as the guard judges it: by what it is,
 // never by its name alone.
 type PostgresFunction struct {

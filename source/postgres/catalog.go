@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -26,6 +27,9 @@ type pgCatalog struct {
 	// verdicts remembers the statements the guard accepted under this
 	// catalog; a reloaded catalog starts with none.
 	verdicts verdictCache
+	// allowedOps are the operators the guard allowed under this catalog
+	// (guard.PostgresOperatorMemo): at most one per key of ops and anyOps.
+	allowedOps sync.Map // [2]string (schema, name) → struct{}
 }
 
 // bootstrapCatalog knows only the operators, types and version the catalog
@@ -286,6 +290,22 @@ func (c *pgCatalog) Operators(schema, name string) []guard.PostgresFunction {
 	return c.ops[[2]string{schema, name}]
 }
 
+var (
+	_ guard.PostgresOperatorMemo = (*pgCatalog)(nil)
+	_ guard.PostgresOperatorMemo = (*recordMisses)(nil)
+)
+
+// OperatorAllowed and AllowOperator are the guard's memo of the
+// operators it allowed (guard.PostgresOperatorMemo).
+func (c *pgCatalog) OperatorAllowed(schema, name string) bool {
+	_, ok := c.allowedOps.Load([2]string{schema, name})
+	return ok
+}
+
+func (c *pgCatalog) AllowOperator(schema, name string) {
+	c.allowedOps.Store([2]string{schema, name}, struct{}{})
+}
+
 // Type returns what making a value of schema.name can call.
 func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
 	if schema == "" {
@@ -495,6 +515,20 @@ func (r *recordMisses) Operators(schema, name string) []guard.PostgresFunction {
 	fns := r.PostgresCatalog.Operators(schema, name)
 	r.missed = r.missed || len(fns) == 0
 	return fns
+}
+
+// OperatorAllowed and AllowOperator pass the guard's memo through to
+// the catalog: an operator noted as allowed has functions, so no miss
+// goes unrecorded.
+func (r *recordMisses) OperatorAllowed(schema, name string) bool {
+	m, ok := r.PostgresCatalog.(guard.PostgresOperatorMemo)
+	return ok && m.OperatorAllowed(schema, name)
+}
+
+func (r *recordMisses) AllowOperator(schema, name string) {
+	if m, ok := r.PostgresCatalog.(guard.PostgresOperatorMemo); ok {
+		m.AllowOperator(schema, name)
+	}
 }
 
 func (r *recordMisses) Type(schema, name string) (guard.PostgresType, bool) {
