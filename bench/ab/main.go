@@ -7,6 +7,8 @@
 //
 //	go run ./bench/ab --db URL --sql 'SELECT 1' [--rounds 9] [--calls 1000] BUILD...
 //
+// {i} in the statement becomes each call's number (--sql 'SELECT {i}'):
+// every call then sends a text the server has not judged before.
 // A BUILD is a binary, or NAME=VALUE... binary to run it with that
 // environment (GOMAXPROCS=1 ./sqlmcp).
 package main
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +28,7 @@ import (
 
 func main() {
 	db := flag.String("db", "", "the database every build serves (--db of sqlmcp serve)")
-	sql := flag.String("sql", "SELECT 1", "the statement run_query runs")
+	sql := flag.String("sql", "SELECT 1", "the statement run_query runs; {i} becomes the call's number")
 	rounds := flag.Int("rounds", 9, "interleaved rounds")
 	calls := flag.Int("calls", 1000, "sequential calls per build and round")
 	flag.Parse()
@@ -63,7 +66,6 @@ func run(db, sql string, rounds, calls int, specs []string) error {
 		b.argv = append(b.argv, "serve", "--db", db)
 		bs = append(bs, b)
 	}
-	args := mcpbench.CallParams("run_query", map[string]any{"sql": sql})
 	for r := 0; r < rounds; r++ {
 		for k := range bs {
 			b := bs[(k+r)%len(bs)]
@@ -71,7 +73,7 @@ func run(db, sql string, rounds, calls int, specs []string) error {
 			if err != nil {
 				return err
 			}
-			lat, cpu, err := sequential(ctx, s, args, calls)
+			lat, cpu, err := sequential(ctx, s, sql, calls)
 			s.Close()
 			if err != nil {
 				return fmt.Errorf("%s: %w", b.name, err)
@@ -89,9 +91,13 @@ func run(db, sql string, rounds, calls int, specs []string) error {
 	return nil
 }
 
-// sequential makes 50 warming calls, then n timed ones, one at a time.
-func sequential(ctx context.Context, s *mcpbench.Stdio, args map[string]any, n int) (lat []float64, cpu float64, err error) {
+// sequential makes 50 warming calls, then n timed ones, one at a time;
+// {i} in sql becomes each call's number, so every call sends a new text.
+func sequential(ctx context.Context, s *mcpbench.Stdio, sql string, n int) (lat []float64, cpu float64, err error) {
+	i := 0
 	call := func() error {
+		i++
+		args := mcpbench.CallParams("run_query", map[string]any{"sql": strings.ReplaceAll(sql, "{i}", strconv.Itoa(i))})
 		r, err := s.Call(ctx, "tools/call", args)
 		if err == nil {
 			err = r.ToolError()

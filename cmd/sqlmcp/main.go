@@ -35,9 +35,14 @@ import (
 // otherwise it comes from the module's build information.
 var version = ""
 
+// ownProcess is true when run is the program's, not a test's: serve may
+// then change what is the whole process's (servingProcs).
+var ownProcess bool
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ownProcess = true
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sqlmcp:", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/rs/zerolog"
@@ -59,6 +61,9 @@ func finishServe(cfg *config, fs *flag.FlagSet, getenv func(string) string) erro
 // serve opens the databases and serves MCP on stdin and stdout, or on
 // HTTP with --http.
 func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
+	if n := servingProcs(cfg.http, os.Getenv("GOMAXPROCS")); n > 0 && ownProcess {
+		runtime.GOMAXPROCS(n)
+	}
 	level, _ := zerolog.ParseLevel(cfg.logLevel)
 	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
 
@@ -96,7 +101,8 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	start := func() *zerolog.Event {
-		e := log.Info().Str("event", "start").Str("version", buildVersion()).Bool("demo", cfg.demo).Bool("traces", cfg.tracesURL != "")
+		e := log.Info().Str("event", "start").Str("version", buildVersion()).Int("procs", runtime.GOMAXPROCS(0)).
+			Bool("demo", cfg.demo).Bool("traces", cfg.tracesURL != "")
 		if af != nil {
 			e = e.Str("audit_file", af.Path()).Str("audit", cfg.audit.describe())
 		}
@@ -148,4 +154,22 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	}
 	log.Info().Str("event", "stop").Send()
 	return nil
+}
+
+// servingProcs is how many threads serve lets run Go code at once (0: as
+// the runtime chose): one over stdio, unless GOMAXPROCS says otherwise.
+// One client sends the calls, which spend their time waiting on the
+// database: with a second thread the runtime wakes it, and lets it spin,
+// at every call's events. With one, the p50 of sequential calls was 6%
+// lower on PostgreSQL and about 25% lower on SQLite here, with 8-25% less
+// CPU per call (bench/ab, medians of seven rounds); start-up was
+// unchanged. A database's own work (cgo for SQLite and DuckDB, a server
+// for the others) runs beside it regardless. HTTP keeps every CPU: there,
+// one thread cut the CPU per call by a fifth but also the calls/s by
+// 7-14% at 8 and 32 clients.
+func servingProcs(http, env string) int {
+	if http != "" || env != "" {
+		return 0
+	}
+	return 1
 }

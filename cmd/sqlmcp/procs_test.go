@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+func TestServingProcs(t *testing.T) {
+	for _, tt := range []struct {
+		http, env string
+		want      int
+	}{
+		{"", "", 1},
+		{"", "4", 0},
+		{"127.0.0.1:8080", "", 0},
+		{"127.0.0.1:8080", "4", 0},
+	} {
+		if got := servingProcs(tt.http, tt.env); got != tt.want {
+			t.Errorf("servingProcs(%q, %q) = %d, want %d", tt.http, tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestStdioProcs: sqlmcp over stdio runs Go code on one thread, unless
+// GOMAXPROCS says otherwise, and its start event says how many.
+func TestStdioProcs(t *testing.T) {
+	path := dbtest.SQLiteFile(t)
+	for _, tt := range []struct {
+		env  string // GOMAXPROCS, "" for unset
+		want string
+	}{
+		{"", "1"},
+		{"2", "2"},
+	} {
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GOMAXPROCS=") {
+				env = append(env, kv)
+			}
+		}
+		env = append(env, "SQLMCP_TEST_BE_MAIN=1")
+		if tt.env != "" {
+			env = append(env, "GOMAXPROCS="+tt.env)
+		}
+		cmd := exec.Command(os.Args[0], "serve", "--db", path)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.ListTools(t.Context(), nil); err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		m := regexp.MustCompile(`"event":"start"[^\n]*"procs":(\d+)`).FindStringSubmatch(stderr.String())
+		if m == nil || m[1] != tt.want {
+			t.Errorf("GOMAXPROCS=%q: start event %v, want procs %s; stderr:\n%s", tt.env, m, tt.want, stderr.String())
+		}
+	}
+}
