@@ -223,13 +223,9 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	}
 	// Before any call: whether the role may set temp_file_limit, and the
 	// server's parallel workers, become every connection's own settings.
-	// The types and those reads run on the connection the lexing check
+	// The decision and the types run on the connection the lexing check
 	// made, so the start opens no connection the decision then throws
 	// away.
-	if err := p.loadTypes(ctx); err != nil {
-		pool.Close()
-		return nil, pgConnectError(name, dsn, err)
-	}
 	if err := p.decideSession(ctx); err != nil {
 		pool.Close()
 		return nil, pgConnectError(name, dsn, err)
@@ -249,6 +245,23 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 		return nil, pgConnectError(name, dsn, err)
 	}
 	pool.Reset()
+	// The connections the schema's reads will run on are made, with the
+	// settings, while the types are read.
+	connected := p.connectAhead(ctx, min(catalogReadsAtOnce, int(pcfg.MaxConns)-1))
+	err = p.loadTypesOn(ctx, lc)
+	connected()
+	if err == nil && lc.Conn().IsClosed() {
+		// The read's reset failed and closed it: the catalog's read takes
+		// another.
+		lc.Release()
+		lc, err = p.acquire(ctx)
+	} else if err != nil {
+		lc.Release()
+	}
+	if err != nil {
+		pool.Close()
+		return nil, pgConnectError(name, dsn, err)
+	}
 	p.loaded, p.loadConn, p.loadCtx = make(chan struct{}), lc, context.WithoutCancel(ctx)
 	if len(allow.extensions)+len(allow.functions) > 0 || pcfg.MaxConns <= 1 {
 		// What the operator allowed is checked against the catalog
@@ -782,8 +795,14 @@ func (p *backend) ownRows(ctx context.Context, sql string, cat guard.PostgresCat
 
 // ownRowsOn is ownRows on the connection c, which it releases.
 func (p *backend) ownRowsOn(ctx context.Context, c *pgxpool.Conn, sql string, cat guard.PostgresCatalog) ([][]any, error) {
+	rows, err := p.ownRowsKeep(ctx, c, sql, cat)
+	c.Release()
+	return rows, err
+}
+
+// ownRowsKeep is ownRowsOn without the release: c stays the caller's.
+func (p *backend) ownRowsKeep(ctx context.Context, c *pgxpool.Conn, sql string, cat guard.PostgresCatalog) ([][]any, error) {
 	if err := guard.CheckPostgres(sql, cat); err != nil {
-		c.Release()
 		return nil, fmt.Errorf("the guard refused sqlmcp's own query: %w", err)
 	}
 	var rows [][]any
@@ -791,9 +810,23 @@ func (p *backend) ownRowsOn(ctx context.Context, c *pgxpool.Conn, sql string, ca
 		rows = append(rows, r)
 		return true
 	})
-	err = p.pgEndCall(c, br, err)
-	c.Release()
-	return rows, err
+	return rows, p.pgEndCall(c, br, err)
+}
+
+// connectAhead makes up to n new connections at once and gives them to
+// the pool, idle; the returned func waits for them. One that fails is not
+// an error here: the call that needs a connection makes its own, and
+// reports why it could not.
+func (p *backend) connectAhead(ctx context.Context, n int) (wait func()) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			if c, err := p.pool.Acquire(ctx); err == nil {
+				c.Release()
+			}
+		})
+	}
+	return wg.Wait
 }
 
 // identAt reads the name, possibly qualified (a.b, "A"."b c"), that starts

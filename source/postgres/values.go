@@ -114,10 +114,11 @@ func (ts *pgTypes) get(fields []pgconn.FieldDescription) ([]*pgType, bool) {
 const pgTypesSQL = `SELECT t.oid, pg_catalog.format_type(t.oid, NULL), t.typtype, t.typcategory, t.typelem, t.typbasetype, t.typdelim
 FROM pg_catalog.pg_type t`
 
-// loadTypes fills the cache with every type but tables' row types and
-// their arrays (those are looked up when a result holds one).
-func (p *backend) loadTypes(ctx context.Context) error {
-	rows, err := p.ownRows(ctx, pgTypesSQL+`
+// loadTypesOn fills the cache with every type but tables' row types and
+// their arrays (those are looked up when a result holds one), reading
+// them on c, which stays the caller's.
+func (p *backend) loadTypesOn(ctx context.Context, c *pgxpool.Conn) error {
+	rows, err := p.ownRowsKeep(ctx, c, pgTypesSQL+`
 WHERE t.typrelid = 0 AND NOT EXISTS (
 	SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0)`, ownCatalog)
 	if err != nil {
