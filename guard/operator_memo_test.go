@@ -2,6 +2,7 @@ package guard_test
 
 import (
 	"maps"
+	"sync"
 	"testing"
 
 	"github.com/sqlmcp/sqlmcp/guard"
@@ -11,20 +12,33 @@ import (
 // the lookups of each operator.
 type memoCatalog struct {
 	*fakeCatalog
+	mu      sync.Mutex
 	allowed map[[2]string]bool
 	lookups map[string]int
 }
 
+func newMemoCatalog(c *fakeCatalog) *memoCatalog {
+	return &memoCatalog{fakeCatalog: c, allowed: map[[2]string]bool{}, lookups: map[string]int{}}
+}
+
 func (c *memoCatalog) Operators(schema, name string) []guard.PostgresFunction {
+	c.mu.Lock()
 	c.lookups[name]++
+	c.mu.Unlock()
 	return c.fakeCatalog.Operators(schema, name)
 }
 
 func (c *memoCatalog) OperatorAllowed(schema, name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.allowed[[2]string{schema, name}]
 }
 
-func (c *memoCatalog) AllowOperator(schema, name string) { c.allowed[[2]string{schema, name}] = true }
+func (c *memoCatalog) AllowOperator(schema, name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.allowed[[2]string{schema, name}] = true
+}
 
 // TestOperatorMemo: an allowed operator is judged once per catalog, under
 // a policy too; a refused one is judged, and refused, every time, and
@@ -33,7 +47,7 @@ func TestOperatorMemo(t *testing.T) {
 	fake := testCatalog.with(nil, nil)
 	fake.ops = maps.Clone(fake.ops)
 	fake.ops["pg_catalog.#!"] = 'v' // an operator behind a volatile function
-	cat := &memoCatalog{fake, map[[2]string]bool{}, map[string]int{}}
+	cat := newMemoCatalog(fake)
 	for _, sql := range []string{"SELECT 1 + 2", "SELECT 3 + 4"} {
 		if err := guard.CheckPostgres(sql, cat); err != nil {
 			t.Fatalf("%s: %v", sql, err)

@@ -69,12 +69,19 @@ func addPostgresSeeds(f *testing.F) {
 // they accept is, on a second look by other means (pg_query's summary and
 // a deparse round trip), a query that writes, locks and calls nothing it
 // should not.
+// fuzzMemo is testCatalog with the operator memo, for every input.
+var fuzzMemo = newMemoCatalog(testCatalog)
+
 func FuzzCheckPostgres(f *testing.F) {
 	addPostgresSeeds(f)
 	f.Fuzz(func(t *testing.T, sql string) {
 		err := guard.CheckPostgres(sql, testCatalog)
 		if again := guard.CheckPostgres(sql, testCatalog); !sameVerdict(err, again) {
 			t.Fatalf("CheckPostgres(%.200q) answered differently when asked twice:\n first: %v\nsecond: %v", sql, err, again)
+		}
+		// The operator memo, kept across the inputs, changes no verdict.
+		if memo := guard.CheckPostgres(sql, fuzzMemo); !sameVerdict(err, memo) {
+			t.Fatalf("CheckPostgres(%.200q) answered differently with the operator memo:\nwithout: %v\n   with: %v", sql, err, memo)
 		}
 		q, cerr := guard.PostgresLimit(sql, 101, testCatalog)
 		if err != nil {
