@@ -29,7 +29,7 @@ NM=$REPO/bench/node_modules
   [ -f "$NM/@modelcontextprotocol/server-postgres/dist/index.js" ] ||
   npm install --prefix "$REPO/bench" --no-audit --no-fund --loglevel=error   # not npm ci: see .ci/run
 OUT=${OUT:-$(mktemp -d /tmp/sqlmcp-perf-XXXXXX)}
-export SQLMCP_PERF_COMMAND="bash bench/perf.sh $*"
+export SQLMCP_PERF_COMMAND="bash bench/perf.sh${*:+ $*}"
 status=0
 run_driver perf --node-modules "$NM" --out "$OUT" "$@" || status=$?
 echo "details: $OUT" >&2
