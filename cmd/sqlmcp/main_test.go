@@ -126,8 +126,14 @@ func TestStdio(t *testing.T) {
 // go-sdk client to it over stdio; the server's stderr goes to stderr.
 func startStdio(t *testing.T, stderr io.Writer, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return startStdioEnv(t, stderr, os.Environ(), args...)
+}
+
+// startStdioEnv is startStdio with the environment env.
+func startStdioEnv(t *testing.T, stderr io.Writer, env []string, args ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "SQLMCP_TEST_BE_MAIN=1")
+	cmd.Env = append(env, "SQLMCP_TEST_BE_MAIN=1")
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
 	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)

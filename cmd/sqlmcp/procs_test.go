@@ -3,12 +3,9 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 )
@@ -46,22 +43,15 @@ func TestStdioProcs(t *testing.T) {
 				env = append(env, kv)
 			}
 		}
-		env = append(env, "SQLMCP_TEST_BE_MAIN=1")
 		if tt.env != "" {
 			env = append(env, "GOMAXPROCS="+tt.env)
 		}
-		cmd := exec.Command(os.Args[0], "serve", "--db", path)
-		cmd.Env = env
 		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs := startStdioEnv(t, &stderr, env, "serve", "--db", path)
 		if _, err := cs.ListTools(t.Context(), nil); err != nil {
 			t.Fatal(err)
 		}
-		cs.Close()
+		cs.Close() // the server has exited, and stderr is whole
 		m := regexp.MustCompile(`"event":"start"[^\n]*"procs":(\d+)`).FindStringSubmatch(stderr.String())
 		if m == nil || m[1] != tt.want {
 			t.Errorf("GOMAXPROCS=%q: start event %v, want procs %s; stderr:\n%s", tt.env, m, tt.want, stderr.String())
