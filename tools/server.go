@@ -24,6 +24,7 @@ import (
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/internal/jsonscan"
+	"github.com/sqlmcp/sqlmcp/internal/logline"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/sources"
@@ -279,7 +280,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			c.database = r.name
 		}
 		if err != nil {
-			r.record(&c)
+			r.record(ctx, &c)
 			if obs != nil {
 				obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: verdict(err), Bytes: len(err.Error()), Duration: c.took})
 			}
@@ -298,7 +299,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			return nil, fmt.Errorf("marshaling the output of %s: %w", t.Name, err)
 		}
 		c.out, c.bytes, c.took = out, len(structured), time.Since(start)
-		r.record(&c)
+		r.record(ctx, &c)
 		text := render(out.text)
 		if obs != nil {
 			obs.CallEnded(ctx, Call{Tool: t.Name, Database: s.dbName(), Verdict: "ok", Rows: out.rows(), Bytes: len(text) + len(structured), Duration: c.took})
@@ -339,9 +340,10 @@ type call struct {
 // record logs c as one tool_call event, and writes it to the audit file
 // when there is one. The two carry the same fields; the file has every
 // field about the caller and the database even when empty, so that each
-// line has one shape.
-func (r *router) record(c *call) {
-	log := r.opts.Logger
+// line has one shape. The event goes where the transport gathers the
+// request's lines, if it does (package logline).
+func (r *router) record(ctx context.Context, c *call) {
+	log := logline.Logger(ctx, r.opts.Logger)
 	e := log.Info()
 	if c.err != nil {
 		e = log.Warn()

@@ -143,7 +143,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		direct = nil
 	}
 	if cfg.http != "" {
-		return serveHTTP(ctx, cfg, set.Ready, srv, direct, tel.Handler(), log, start)
+		return serveHTTP(ctx, cfg, set.Ready, srv, direct, tel.Handler(), log, stderr, start)
 	}
 	if len(cfg.httpNotes) > 0 {
 		log.Warn().Str("event", "ignored").Strs("settings", cfg.httpNotes).Msg("these settings are for --http and do nothing on stdio")

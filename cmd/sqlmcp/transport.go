@@ -162,7 +162,7 @@ func splitList(s string) []string {
 }
 
 // serveHTTP serves srv over HTTP as cfg says, until ctx ends.
-func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, calls transport.Calls, metrics http.Handler, log zerolog.Logger, start func() *zerolog.Event) error {
+func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (string, error), srv *mcp.Server, calls transport.Calls, metrics http.Handler, log zerolog.Logger, logOut io.Writer, start func() *zerolog.Event) error {
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
@@ -174,7 +174,7 @@ func serveHTTP(ctx context.Context, cfg *config, ready func(context.Context) (st
 	err := transport.HTTP(ctx, srv, &transport.HTTPOptions{
 		Addr: cfg.http, Tokens: cfg.tokens, OIDC: cfg.oidc, PublicURL: cfg.publicURL, Hosts: cfg.hosts, Origins: cfg.origins, TLS: tlsConfig,
 		MaxBodyBytes: cfg.maxBodyBytes, ShutdownGrace: cfg.shutdownGrace,
-		Ready: readiness(ready, log), Logger: log, Start: start, Metrics: metrics, MetricsOpen: cfg.metricsOpen, Calls: calls,
+		Ready: readiness(ready, log), Logger: log, LogOutput: logOut, Start: start, Metrics: metrics, MetricsOpen: cfg.metricsOpen, Calls: calls,
 	})
 	if errors.As(err, new(*net.OpError)) {
 		return usageError{err}

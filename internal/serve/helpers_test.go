@@ -78,6 +78,9 @@ func startHTTPVia(t testing.TB, db *source.DB, opts serve.HTTPOptions, maxConcur
 	}
 	s := &testServer{log: &mcptest.Log{}, done: make(chan error, 1)}
 	opts.Logger = zerolog.New(s.log).Level(zerolog.DebugLevel)
+	if opts.LogOutput == nil {
+		opts.LogOutput = s.log // as sqlmcp serves: a request's lines together
+	}
 	srv, calls := newServerCalls(t, db, s.log, maxConcurrency)
 	if direct {
 		opts.Calls = calls

@@ -25,6 +25,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/identity"
+	"github.com/sqlmcp/sqlmcp/internal/logline"
 )
 
 // HTTP timeouts that are not worth an option.
@@ -79,6 +80,10 @@ type HTTPOptions struct {
 	// Logger receives the start and stop events, one access-log event per
 	// request and net/http's complaints. Default: no logs.
 	Logger zerolog.Logger
+	// LogOutput, when set, is the writer under Logger and under the
+	// tools' logger. A request's access event and its call's tool_call
+	// event then go out to it in one write, when the request is done.
+	LogOutput io.Writer
 	// Start returns the start event, to which HTTP adds where it listens
 	// and how, then sends. Nil means an info event "start".
 	Start func() *zerolog.Event
@@ -108,6 +113,7 @@ func newToken(name, s string) token {
 // httpServer serves one shared *mcp.Server over streamable HTTP.
 type httpServer struct {
 	log      zerolog.Logger
+	logOut   io.Writer // nil: each line is written alone
 	tokens   []token
 	oidc     *oidcAuth // nil unless OIDC mode
 	allow    *allowlist
@@ -182,7 +188,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	if addr == "" {
 		addr = "127.0.0.1:8080"
 	}
-	s := &httpServer{log: opts.Logger, maxBody: opts.MaxBodyBytes, ready: opts.Ready}
+	s := &httpServer{log: opts.Logger, logOut: opts.LogOutput, maxBody: opts.MaxBodyBytes, ready: opts.Ready}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
@@ -386,7 +392,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 }
 
 // accessLog logs one event per request, after it, and counts the requests
-// in flight.
+// in flight. With logOut set, the request's lines go out in one write.
 func (s *httpServer) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.inflight.Add(1)
@@ -398,18 +404,27 @@ func (s *httpServer) accessLog(next http.Handler) http.Handler {
 		stop := context.AfterFunc(r.Context(), info.end)
 		defer stop()
 		rec := &recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestKey{}, info)))
+		ctx := context.WithValue(r.Context(), requestKey{}, info)
+		log := s.log
+		if s.logOut != nil {
+			// The lines are written before the handler's last bytes go
+			// out, as the access event alone always was.
+			held := logline.New(s.logOut)
+			defer held.Flush()
+			ctx, log = logline.With(ctx, held), s.log.Output(held)
+		}
+		next.ServeHTTP(rec, r.WithContext(ctx))
 
 		status := rec.status
 		if status == 0 {
 			status = http.StatusOK
 		}
-		e := s.log.Info()
+		e := log.Info()
 		switch {
 		case status >= 500:
-			e = s.log.Warn()
+			e = log.Warn()
 		case r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.URL.Path == "/metrics":
-			e = s.log.Debug() // probes and scrapes every few seconds would drown the rest
+			e = log.Debug() // probes and scrapes every few seconds would drown the rest
 		}
 		e = e.Str("event", "http").Str("method", r.Method).Str("path", cut(r.URL.Path, 100)).
 			Int("status", status).Float64("duration_ms", ms(time.Since(start))).Int64("bytes", rec.bytes).

@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,6 +89,57 @@ func TestHTTPEveryTool(t *testing.T) {
 	for _, ev := range s.log.Find(map[string]any{"not_json": "*"}) {
 		t.Errorf("a log line that is not JSON: %q", ev["not_json"])
 	}
+}
+
+// TestHTTPRequestLinesTogether: a tools/call request's two lines, its
+// call's tool_call event and its access event, go out in one write, in
+// that order, before the client has the reply; other lines go out alone.
+func TestHTTPRequestLinesTogether(t *testing.T) {
+	w := &writes{}
+	s := startHTTP(t, dbtest.SQLite(t, nil), serve.HTTPOptions{LogOutput: w}, 0)
+	hc := httpClient(t, "", nil)
+	rpc(t, t.Context(), hc, s.base+"/mcp", nil, initialize2025)
+	before := len(w.all())
+	if resp, _ := rpc(t, t.Context(), hc, s.base+"/mcp", map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, listTables2025); resp.StatusCode != http.StatusOK {
+		t.Fatalf("tools/call: got %s", resp.Status)
+	}
+	got := w.all()[before:]
+	if len(got) != 1 {
+		t.Fatalf("the call's request made %d writes, want 1: %q", len(got), got)
+	}
+	var events []string
+	for line := range strings.Lines(got[0]) {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("a line that is not JSON: %q", line)
+		}
+		events = append(events, fmt.Sprint(ev["event"], "/", ev["tool"]))
+	}
+	if want := []string{"tool_call/list_tables", "http/list_tables"}; !slices.Equal(events, want) {
+		t.Errorf("the write holds %v, want %v", events, want)
+	}
+	if len(s.log.Find(map[string]any{"event": "start", "transport": "http"})) != 1 {
+		t.Error("the start event, logged outside any request, did not go to Logger")
+	}
+}
+
+// writes keeps each Write's bytes apart.
+type writes struct {
+	mu sync.Mutex
+	ps []string
+}
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.ps = append(w.ps, string(p))
+	return len(p), nil
+}
+
+func (w *writes) all() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.ps)
 }
 
 // TestHTTPPlainClient2025 is a client written from the 2025-06-18 spec
