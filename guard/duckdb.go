@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,11 +28,15 @@ type DuckDBFunction struct {
 	Type        string
 	SideEffects bool // has_side_effects
 	Internal    bool // built into DuckDB or one of its bundled extensions
+	// Definition is a macro's body (macro_definition): an expression for
+	// a "macro", a query for a "table_macro"; empty for the rest.
+	Definition string
 }
 
 // DuckDBFunctionsSQL lists what DuckDBOptions.Functions holds: name, type,
-// side effects, built in.
-const DuckDBFunctionsSQL = `SELECT DISTINCT lower(function_name), function_type, coalesce(has_side_effects, false), internal FROM duckdb_functions()`
+// side effects, built in, and a macro's body (one row per body where
+// overloads differ).
+const DuckDBFunctionsSQL = `SELECT DISTINCT lower(function_name), function_type, coalesce(has_side_effects, false), internal, coalesce(macro_definition, '') FROM duckdb_functions()`
 
 // DuckDBOptions are what CheckDuckDB judges names against.
 type DuckDBOptions struct {
@@ -42,18 +47,29 @@ type DuckDBOptions struct {
 	// Relations are the tables and views sqlmcp serves, lower-cased: a
 	// query may name them even where the name is also a table function's.
 	Relations []string
+	// Schemas are the names a table's name may be qualified with: the
+	// catalog's schemas and databases (DuckDBSchemasSQL).
+	Schemas []string
 }
+
+// DuckDBSchemasSQL lists what DuckDBOptions.Schemas holds.
+const DuckDBSchemasSQL = `SELECT schema_name FROM duckdb_schemas() UNION SELECT database_name FROM duckdb_databases()`
 
 // DuckDB judges statements for one DuckDB database. Build it once with
 // NewDuckDB; it is safe for concurrent use.
 type DuckDB struct {
 	functions map[string]map[string]DuckDBFunction // name -> type -> function
 	relations map[string]bool
+	schemas   map[string]bool
+	// macros are the built-in macros' bodies, and refusedMacros the ones
+	// whose body the guard refuses (JudgeMacros), with the reason.
+	macros        map[string][]string
+	refusedMacros map[string]*Error
 }
 
 // NewDuckDB returns the guard for a database whose catalog opts describes.
 func NewDuckDB(opts *DuckDBOptions) *DuckDB {
-	g := &DuckDB{functions: map[string]map[string]DuckDBFunction{}, relations: map[string]bool{}}
+	g := &DuckDB{functions: map[string]map[string]DuckDBFunction{}, relations: map[string]bool{}, schemas: map[string]bool{}, macros: map[string][]string{}}
 	if opts == nil {
 		opts = &DuckDBOptions{}
 	}
@@ -63,11 +79,66 @@ func NewDuckDB(opts *DuckDBOptions) *DuckDB {
 			g.functions[name] = map[string]DuckDBFunction{}
 		}
 		g.functions[name][f.Type] = f
+		if f.Type == "macro" && f.Definition != "" {
+			g.macros[name] = append(g.macros[name], f.Definition)
+		}
 	}
 	for _, r := range opts.Relations {
 		g.relations[strings.ToLower(r)] = true
 	}
+	for _, sc := range opts.Schemas {
+		g.schemas[strings.ToLower(sc)] = true
+	}
 	return g
+}
+
+// JudgeMacros judges the body of every built-in scalar macro as the
+// guard judges a query, so that a macro is allowed by what it runs: one
+// whose body reads a table function, a setting or a file the query could
+// not (get_block_size runs pragma_database_size) is refused as that. A
+// macro calling a refused macro is refused too. It returns an error only
+// when the parser fails; a body the parser cannot read is refused. Call
+// it once, before the guard is used.
+func (g *DuckDB) JudgeMacros(ctx context.Context, p DuckDBParser) error {
+	trees := map[string][]any{}
+	for name, bodies := range g.macros {
+		for _, body := range bodies {
+			tree, err := g.parseOne(ctx, p, "SELECT "+body)
+			var e *Error
+			switch {
+			case errors.As(err, &e), errors.As(err, new(*SyntaxError)):
+				tree = nil // refused below
+			case err != nil:
+				return fmt.Errorf("judging the macro %s: %w", name, err)
+			}
+			trees[name] = append(trees[name], tree)
+		}
+	}
+	refused := map[string]*Error{}
+	g.refusedMacros = refused
+	// Until no more is refused: a macro may call one refused after it.
+	for changed := true; changed; {
+		changed = false
+		for name, ts := range trees {
+			if refused[name] != nil {
+				continue
+			}
+			for _, tree := range ts {
+				why := "its body cannot be checked"
+				if tree != nil {
+					e := g.walk(tree, false)
+					if e == nil {
+						continue
+					}
+					why = e.Reason
+				}
+				refused[name] = &Error{Reason: fmt.Sprintf("the function %s() is not allowed: it is a macro, and in it %s", name, why), Hint: "Send the query without it"}
+				changed = true
+				break
+			}
+		}
+	}
+	return nil
 }
 
 const duckFilesHint = "The served files are already there as views (list_tables shows them): query the views by name instead of reading files"
@@ -83,9 +154,14 @@ var duckTableFunctions = map[string]bool{
 	"duckdb_sequences": true, "duckdb_dependencies": true,
 	"pragma_table_info": true, "pragma_show": true, "pragma_collations": true,
 	"icu_calendar_names": true, "pg_timezone_names": true,
-	// Table macros over a table the query names.
+	// Table macros over a table the query names: see duckNamedTable.
 	"histogram": true, "histogram_values": true,
 }
+
+// duckNamedTable are the table macros whose first argument names the table
+// they read, by text (query_table in their body, which the guard never
+// sees): the argument must be the bare name of a served table or view.
+var duckNamedTable = map[string]bool{"histogram": true, "histogram_values": true}
 
 // duckVolatile are built-in functions DuckDB marks as having side effects
 // that change nothing outside the statement: they only give a different
@@ -147,9 +223,27 @@ func (g *DuckDB) Check(ctx context.Context, p DuckDBParser, sql string) error {
 
 // check parses text, the part of whole from offset on, and judges it.
 func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset int, whole string) error {
-	out, err := p.SerializeSQL(ctx, text)
+	tree, err := g.parse(ctx, p, text, offset, whole)
 	if err != nil {
 		return err
+	}
+	if e := g.walk(tree, false); e != nil {
+		return e
+	}
+	return nil
+}
+
+// parseOne is the parse tree of text, one statement, as parse reads it.
+func (g *DuckDB) parseOne(ctx context.Context, p DuckDBParser, text string) (any, error) {
+	return g.parse(ctx, p, text, 0, text)
+}
+
+// parse returns the parse tree of text, the part of whole from offset on,
+// which must be one statement DuckDB serializes (a query).
+func (g *DuckDB) parse(ctx context.Context, p DuckDBParser, text string, offset int, whole string) (any, error) {
+	out, err := p.SerializeSQL(ctx, text)
+	if err != nil {
+		return nil, err
 	}
 	var res struct {
 		Error    bool            `json:"error"`
@@ -160,7 +254,7 @@ func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset 
 		Statements []json.RawMessage `json:"statements"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		return fmt.Errorf("reading DuckDB's parse tree: %w", err)
+		return nil, fmt.Errorf("reading DuckDB's parse tree: %w", err)
 	}
 	if res.Error {
 		if res.Type == "parser" {
@@ -168,18 +262,18 @@ func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset 
 			if n, err := strconv.Atoi(strings.Trim(string(res.Position), `"`)); err == nil {
 				pos = charPosition(whole, offset+n)
 			}
-			return &SyntaxError{Message: res.Message, Position: pos}
+			return nil, &SyntaxError{Message: res.Message, Position: pos}
 		}
 		// json_serialize_sql serializes SELECT statements only: the rest
 		// is named by its first word, for the message alone.
-		return refuseDuckStatement(firstWord(text))
+		return nil, refuseDuckStatement(firstWord(text))
 	}
 	switch len(res.Statements) {
 	case 0:
-		return &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
+		return nil, &Error{Reason: "no SQL statement found", Hint: "Send one SELECT statement"}
 	case 1:
 	default:
-		return &Error{
+		return nil, &Error{
 			Reason: fmt.Sprintf("found %d statements; only one may be sent", len(res.Statements)),
 			Hint:   "Send one SELECT statement at a time, without a semicolon between statements",
 		}
@@ -189,14 +283,11 @@ func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset 
 	var tree any
 	if err := dec.Decode(&tree); err != nil {
 		if strings.Contains(err.Error(), "depth") {
-			return &Error{Reason: "the SQL is nested too deeply to check", Hint: "Send a flatter statement"}
+			return nil, &Error{Reason: "the SQL is nested too deeply to check", Hint: "Send a flatter statement"}
 		}
-		return fmt.Errorf("reading DuckDB's parse tree: %w", err)
+		return nil, fmt.Errorf("reading DuckDB's parse tree: %w", err)
 	}
-	if e := g.walk(tree, false); e != nil {
-		return e
-	}
-	return nil
+	return tree, nil
 }
 
 // charPosition turns a 0-based byte offset into s into a 1-based
@@ -240,7 +331,13 @@ func (g *DuckDB) visit(n map[string]any, judged bool) *Error {
 	case n["type"] == "TABLE_FUNCTION":
 		f, _ := n["function"].(map[string]any)
 		fname, _ := f["function_name"].(string)
-		return g.tableFunction(strings.ToLower(fname))
+		fname = strings.ToLower(fname)
+		if duckNamedTable[fname] {
+			if e := g.namedTable(fname, f); e != nil {
+				return e
+			}
+		}
+		return g.tableFunction(fname)
 	case n["class"] == "WINDOW" && name != "":
 		// The parser gives DuckDB's own window functions (row_number,
 		// lag...) a type of their own; an aggregate used as a window
@@ -251,14 +348,19 @@ func (g *DuckDB) visit(n map[string]any, judged bool) *Error {
 	case n["class"] == "FUNCTION" && name != "" && !judged:
 		return g.function(name)
 	case n["type"] == "BASE_TABLE":
+		catalog, _ := n["catalog_name"].(string)
+		schema, _ := n["schema_name"].(string)
 		table, _ := n["table_name"].(string)
-		return g.relation(table)
+		return g.relation(catalog, schema, table)
 	}
 	return nil
 }
 
 // function judges a scalar, aggregate or macro call.
 func (g *DuckDB) function(name string) *Error {
+	if e := g.refusedMacros[name]; e != nil {
+		return e
+	}
 	if why, ok := duckDenied[name]; ok {
 		return &Error{Reason: fmt.Sprintf("the function %s() is not allowed: %s", name, why), Hint: "Send the query without it"}
 	}
@@ -306,6 +408,25 @@ func (g *DuckDB) tableFunction(name string) *Error {
 	}
 }
 
+// namedTable judges the table a duckNamedTable macro reads: its first
+// argument, which must be a served relation's bare name.
+func (g *DuckDB) namedTable(name string, f map[string]any) *Error {
+	args, _ := f["children"].([]any)
+	if len(args) > 0 {
+		arg, _ := args[0].(map[string]any)
+		parts, _ := arg["column_names"].([]any)
+		if arg["class"] == "COLUMN_REF" && len(parts) == 1 {
+			if table, ok := parts[0].(string); ok && g.relations[strings.ToLower(table)] {
+				return nil
+			}
+		}
+	}
+	return &Error{
+		Reason: fmt.Sprintf("%s() reads the table its first argument names, and that must be one of the served tables or views, by its bare name", name),
+		Hint:   fmt.Sprintf("Send %s(table, column) with a table list_tables shows, or count with GROUP BY", name),
+	}
+}
+
 // fileFunction reports whether a function reads files or URLs.
 func fileFunction(name string) bool {
 	switch name {
@@ -315,17 +436,33 @@ func fileFunction(name string) bool {
 	return strings.HasPrefix(name, "read_") || strings.HasPrefix(name, "parquet_")
 }
 
-// relation judges a table name: one that is a path or URL would be read
-// from disk or the network by a replacement scan, and one that names a
-// table function the query could not call (FROM duckdb_settings) is
-// judged as that function.
-func (g *DuckDB) relation(name string) *Error {
+// relation judges a table name, catalog.schema.table with the first two
+// optional. A name DuckDB finds in no catalog goes to its replacement
+// scans, which read it, qualifiers and all, as a path or URL: one that is
+// a path or URL in any part, or is qualified by what names no schema or
+// database here, is refused. One that names a table function the query
+// could not call (FROM duckdb_settings) is judged as that function.
+func (g *DuckDB) relation(catalog, schema, name string) *Error {
 	lower := strings.ToLower(name)
+	whole := name
+	for _, q := range []string{schema, catalog} {
+		if q == "" {
+			continue
+		}
+		whole = q + "." + whole
+		if strings.ContainsAny(q, "/\\:") {
+			return &Error{Reason: fmt.Sprintf("the table name %q is a file name or URL, and files are not read here", snippet(whole, 60)), Hint: duckFilesHint}
+		}
+		if !g.schemas[strings.ToLower(q)] {
+			return &Error{Reason: fmt.Sprintf("there is no schema or database %q here, and a name qualified by anything else is read as a file name", snippet(q, 60)),
+				Hint: "Query the served tables and views by name (list_tables shows them)"}
+		}
+	}
 	if g.relations[lower] {
 		return nil
 	}
 	if strings.ContainsAny(name, "/\\:.") {
-		return &Error{Reason: fmt.Sprintf("the table name %q is a file name or URL, and files are not read here", snippet(name, 60)), Hint: duckFilesHint}
+		return &Error{Reason: fmt.Sprintf("the table name %q is a file name or URL, and files are not read here", snippet(whole, 60)), Hint: duckFilesHint}
 	}
 	if duckDeniedRelations[lower] {
 		return &Error{Reason: fmt.Sprintf("the view %s shows this server's settings and is not allowed", name), Hint: "Query the served tables and views by name"}

@@ -18,6 +18,7 @@ package duckdb
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -188,7 +189,7 @@ func (b *backend) init(ctx context.Context) error {
 	var opts guard.DuckDBOptions
 	for fns.Next() {
 		var f guard.DuckDBFunction
-		if err := fns.Scan(&f.Name, &f.Type, &f.SideEffects, &f.Internal); err != nil {
+		if err := fns.Scan(&f.Name, &f.Type, &f.SideEffects, &f.Internal, &f.Definition); err != nil {
 			fns.Close()
 			return err
 		}
@@ -197,23 +198,22 @@ func (b *backend) init(ctx context.Context) error {
 	if err := fns.Close(); err != nil {
 		return err
 	}
-	rels, err := b.sb.db.QueryContext(ctx, "SELECT table_name FROM duckdb_tables() WHERE NOT internal UNION SELECT view_name FROM duckdb_views() WHERE NOT internal")
+	opts.Relations, err = names(ctx, b.sb.db, "SELECT table_name FROM duckdb_tables() WHERE NOT internal UNION SELECT view_name FROM duckdb_views() WHERE NOT internal")
 	if err != nil {
 		return fmt.Errorf("listing tables: %w", err)
 	}
-	defer rels.Close()
-	for rels.Next() {
-		var name string
-		if err := rels.Scan(&name); err != nil {
-			return err
-		}
-		opts.Relations = append(opts.Relations, name)
-	}
-	if err := rels.Err(); err != nil {
-		return err
+	if opts.Schemas, err = names(ctx, b.sb.db, guard.DuckDBSchemasSQL); err != nil {
+		return fmt.Errorf("listing schemas: %w", err)
 	}
 	b.guard = guard.NewDuckDB(&opts)
-	return nil
+	// The built-in macros are judged by their bodies, parsed on a
+	// connection of the instance.
+	c, err := b.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Release(nil)
+	return b.guard.JudgeMacros(ctx, c.(*conn))
 }
 
 func (b *backend) Info() source.Info { return b.info }
@@ -245,3 +245,21 @@ var _ source.Backend = (*backend)(nil)
 
 // errNotQuery is the engine's own refusal, after the guard.
 var errNotQuery = &guard.Error{Reason: "only a query can run here", Hint: "Send one SELECT statement"}
+
+// names reads the one text column of query's rows.
+func names(ctx context.Context, db *sql.DB, query string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+	}
+	return out, rows.Err()
+}
