@@ -842,7 +842,7 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		}
 		return w.judgeType(names)
 	case *pg.JsonFuncExpr:
-		return w.sqlJSON(jsonFuncCalls[n.Op.String()], 170000)
+		return w.newSyntax(jsonFuncCalls[n.Op.String()], 170000)
 	case *pg.A_Expr:
 		switch n.Kind {
 		case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN,
@@ -918,8 +918,8 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		}
 	case *pg.SelectStmt:
 	default:
-		if j, ok := sqlJSONSince[string(m.Descriptor().Name())]; ok {
-			return w.sqlJSON(j.call, j.version)
+		if j, ok := syntaxSince[string(m.Descriptor().Name())]; ok {
+			return w.newSyntax(j.call, j.version)
 		}
 		// No other statement can sit inside a query today; should one
 		// appear, refuse it rather than guess.

@@ -282,10 +282,12 @@ func (w *pgWalker) judgeCheck(label, check string) *Error {
 	return &Error{Reason: label + " is a domain whose CHECK constraint is not allowed: " + e.Reason, Hint: e.Hint}
 }
 
-// sqlJSONSince says from which server version each SQL/JSON construct of
-// the parser's grammar (PostgreSQL 17) is syntax, and which function an
-// older server calls instead when it reads the same text.
-var sqlJSONSince = map[string]struct {
+// syntaxSince says from which server version each construct of the
+// parser's grammar (PostgreSQL 17) that reads like a call is syntax, and
+// which function an older server calls instead when it reads the same text,
+// resolved through search_path: the SQL/JSON constructs and MERGE_ACTION()
+// (which a server with the syntax refuses outside MERGE ... RETURNING).
+var syntaxSince = map[string]struct {
 	version int
 	call    string
 }{
@@ -299,6 +301,7 @@ var sqlJSONSince = map[string]struct {
 	"JsonSerializeExpr":         {170000, "json_serialize"},
 	"JsonParseExpr":             {170000, "json"},
 	"JsonTable":                 {170000, "json_table"},
+	"MergeSupportFunc":          {170000, "merge_action"},
 }
 
 // jsonFuncCalls names the function an older server calls for each
@@ -307,10 +310,10 @@ var jsonFuncCalls = map[string]string{
 	"JSON_EXISTS_OP": "json_exists", "JSON_QUERY_OP": "json_query", "JSON_VALUE_OP": "json_value", "JSON_TABLE_OP": "json_table",
 }
 
-// sqlJSON judges a SQL/JSON construct: on a server whose grammar has it,
-// syntax; on an older one, a call of whatever function the server finds by
-// that name, judged as any call.
-func (w *pgWalker) sqlJSON(call string, since int) *Error {
+// newSyntax judges a construct of syntaxSince: on a server whose grammar
+// has it, syntax; on an older one, a call of whatever function the server
+// finds by that name, judged as any call.
+func (w *pgWalker) newSyntax(call string, since int) *Error {
 	if v := w.cat.ServerVersion(); v >= since {
 		return nil
 	}
@@ -324,7 +327,7 @@ func (w *pgWalker) sqlJSON(call string, since int) *Error {
 	if len(fns) == 0 {
 		return &Error{
 			Reason: fmt.Sprintf("the connected PostgreSQL server reads %s(...) as a call of a function %s(), and it has none", strings.ToUpper(call), call),
-			Hint:   "That SQL/JSON syntax needs a newer server; use the json functions and operators of the server's version (->, ->>, jsonb_path_query)",
+			Hint:   "That syntax needs a newer server; for SQL/JSON, use the json functions and operators of the server's version (->, ->>, jsonb_path_query)",
 		}
 	}
 	return judgeFunctions(call+"()", fns)

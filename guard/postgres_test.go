@@ -496,11 +496,11 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 	cat := testCatalog.with(map[string]byte{
 		"public.lying_immutable": 'i', "public.xpath_string": 'i', "public.crosstab": 's',
 		"public.json_value": 'i', "public.json_scalar": 'i', "public.json_object": 'v', "pg_catalog.json_object": 's',
-		"public.allowed_one": 'v', "public.hstore_to_json": 'i',
+		"public.merge_action": 'v', "public.allowed_one": 'v', "public.hstore_to_json": 'i',
 	}, map[string]string{
 		"public.lying_immutable": guard.OriginUser, "public.xpath_string": "xml2", "public.crosstab": "tablefunc",
 		"public.json_value": guard.OriginUser, "public.json_scalar": guard.OriginUser, "public.json_object": guard.OriginUser,
-		"public.allowed_one": guard.OriginUser, "public.hstore_to_json": "hstore",
+		"public.merge_action": guard.OriginUser, "public.allowed_one": guard.OriginUser, "public.hstore_to_json": "hstore",
 	})
 	cat.ops = maps.Clone(cat.ops)
 	cat.ops["public.==>"] = 'i'
@@ -515,6 +515,8 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 	}
 	pg15 := *cat
 	pg15.version = 150020
+	bare15 := *testCatalog
+	bare15.version = 150020
 	shadowed := cat.with(nil, nil)
 	shadowed.ops = maps.Clone(cat.ops)
 	shadowed.ops["public.="] = 'i'
@@ -554,6 +556,9 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 		{"pg15: JSON_OBJECT(k: v) calls json_object", &pg15, `SELECT json_object('a': 1)`, "public.json_object()"},
 		{"pg15: json_object(1) reaches the user's overload", &pg15, `SELECT json_object(1)`, "public.json_object()"},
 		{"pg17: json_object written qualified is the built-in", cat, `SELECT pg_catalog.json_object('{a,b}')`, ""},
+		{"pg15: MERGE_ACTION() calls a user's merge_action", &pg15, `SELECT merge_action()`, "public.merge_action()"},
+		{"pg15: MERGE_ACTION(), with no function of that name", &bare15, `SELECT merge_action()`, "has none"},
+		{"pg17: MERGE_ACTION() is syntax the server refuses outside MERGE", cat, `SELECT merge_action()`, ""},
 		{"pg15: IS JSON", &pg15, `SELECT '{}' IS JSON`, "not understood"},
 		{"pg15: JSON_TABLE", &pg15, `SELECT * FROM JSON_TABLE('[]'::jsonb, '$' COLUMNS (a int PATH '$'))`, "has none"},
 	} {

@@ -56,6 +56,8 @@ CREATE FUNCTION json_object(int) RETURNS text LANGUAGE plpgsql AS
   $$BEGIN PERFORM pg_advisory_lock(4505); RETURN ''; END$$;
 CREATE FUNCTION json(text) RETURNS text LANGUAGE plpgsql AS
   $$BEGIN PERFORM pg_advisory_lock(4506); RETURN ''; END$$;
+CREATE FUNCTION merge_action() RETURNS text LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4508); RETURN ''; END$$;
 CREATE FUNCTION upper(int) RETURNS text LANGUAGE plpgsql AS
   $$BEGIN PERFORM pg_advisory_lock(4507); RETURN ''; END$$;
 CREATE FUNCTION twice(int) RETURNS int IMMUTABLE LANGUAGE sql AS 'SELECT $1 * 2';
@@ -104,6 +106,7 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"json_scalar on 15 is a call", `SELECT json_scalar(1)`},
 	{"json_object(1) reaches the user's overload", `SELECT json_object(1)`},
 	{"json(...) on 15 is a call", `SELECT json('{}')`},
+	{"MERGE_ACTION() on 15 is a call", `SELECT merge_action()`},
 	{"a built-in's name, a user's overload", `SELECT upper(4317)`},
 	// Without the arguments' types the guard cannot tell which overload the
 	// server picks, so a name a user has overloaded is refused, with a hint
