@@ -648,6 +648,20 @@ func refuseStatement(n *pg.Node) *Error {
 	return &Error{Reason: name + " would change the database and is not allowed", Hint: readOnlyHint}
 }
 
+// secretRelation judges a table reference: a relation of
+// pgSecretRelations is refused.
+func secretRelation(r *pg.RangeVar) *Error {
+	schema := r.Schemaname
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	hint, ok := pgSecretRelations[[2]string{schema, r.Relname}]
+	if !ok {
+		return nil
+	}
+	return &Error{Reason: "the catalog " + quoteRel(r) + " is not allowed: it shows credentials or the server's files", Hint: hint}
+}
+
 // quoteRel names a statement's table for a message.
 func quoteRel(r *pg.RangeVar) string {
 	if r == nil {
@@ -887,6 +901,8 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 				w.attrs = append(w.attrs, struct{ ref, name string }{"(...)." + s.Sval, s.Sval})
 			}
 		}
+	case *pg.RangeVar:
+		return secretRelation(n)
 	case *pg.RangeTableSample:
 		_, method := qualifiedName(n.Method)
 		switch strings.ToLower(method) {

@@ -336,6 +336,7 @@ func (w *pgWalker) newSyntax(call string, since int) *Error {
 // Hints for denied functions, by what they do.
 const (
 	hintFiles     = "Files and large objects on the server are off limits; query tables instead"
+	hintSecrets   = "Passwords and stored credentials are off limits; pg_roles and pg_foreign_server describe roles and servers without them"
 	hintRemote    = "This server reads only the database it was started with; query its tables directly"
 	hintServer    = "That function controls the server, its transactions or replication; write the query without it"
 	hintLocks     = "Locks are not allowed, and reading needs none; write the query without them"
@@ -381,6 +382,26 @@ var pgDeniedPrefixes = []struct{ prefix, hint string }{
 	{"pg_stat_reset", hintServer}, {"pg_logical_", hintServer}, {"pg_wal_replay_", hintServer},
 	{"pg_sleep", hintSleep},
 	{"query_to_xml", hintSQLText}, {"cursor_to_xml", hintSQLText}, {"crosstab", hintSQLText},
+}
+
+// pgSecretRelations are the system catalogs and views that show, to a
+// role allowed to read them (a superuser, as a sidecar often runs),
+// password hashes and stored credentials or the server's files, which the
+// functions behind some of them (pg_hba_file_rules(), pg_config()) are
+// refused for. Keyed by schema and name; an unqualified name counts in
+// pg_catalog, which the search path reads first.
+var pgSecretRelations = map[[2]string]string{
+	{"pg_catalog", "pg_authid"}:                    hintSecrets,
+	{"pg_catalog", "pg_shadow"}:                    hintSecrets,
+	{"pg_catalog", "pg_user_mapping"}:              hintSecrets,
+	{"pg_catalog", "pg_user_mappings"}:             hintSecrets,
+	{"pg_catalog", "pg_subscription"}:              hintSecrets,
+	{"information_schema", "user_mapping_options"}: hintSecrets,
+	{"pg_catalog", "pg_hba_file_rules"}:            hintFiles,
+	{"pg_catalog", "pg_ident_file_mappings"}:       hintFiles,
+	{"pg_catalog", "pg_file_settings"}:             hintFiles,
+	{"pg_catalog", "pg_config"}:                    hintFiles,
+	{"pg_catalog", "pg_largeobject"}:               hintFiles,
 }
 
 // pgDenied reports whether lower (a lower-cased function name) is

@@ -249,6 +249,45 @@ func TestCheckPostgresSyntaxError(t *testing.T) {
 	}
 }
 
+// TestCheckPostgresSecretRelations: the catalogs that show credentials or
+// the server's files are refused however they are named or nested; the
+// catalogs that describe roles and settings without them are not.
+func TestCheckPostgresSecretRelations(t *testing.T) {
+	lenient := &fakeCatalog{everythingImmutable: true}
+	for _, sql := range []string{
+		"SELECT rolname, rolpassword FROM pg_authid",
+		"SELECT * FROM pg_catalog.pg_authid",
+		`SELECT passwd FROM "pg_catalog"."pg_shadow"`,
+		"SELECT * FROM test.pg_catalog.pg_shadow",
+		"TABLE pg_hba_file_rules",
+		"SELECT * FROM (SELECT * FROM pg_file_settings) s",
+		"WITH c AS (SELECT * FROM pg_config) SELECT * FROM c",
+		"SELECT (SELECT count(*) FROM pg_largeobject)",
+		"SELECT 1 WHERE EXISTS (SELECT 1 FROM pg_ident_file_mappings)",
+		"SELECT r.rolname FROM pg_roles r JOIN pg_user_mappings m ON m.umuser = r.oid",
+		"SELECT umoptions FROM pg_user_mapping",
+		"SELECT subconninfo FROM pg_subscription",
+		"SELECT option_value FROM information_schema.user_mapping_options",
+	} {
+		err := guard.CheckPostgres(sql, lenient)
+		if err == nil || !strings.Contains(err.Error(), "credentials or the server's files") {
+			t.Errorf("CheckPostgres(%q) = %v, want the catalog refused", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT rolname, rolpassword FROM pg_roles",
+		"SELECT usename FROM pg_user",
+		"SELECT name, setting FROM pg_settings",
+		"SELECT relname FROM pg_class",
+		"SELECT * FROM public.pg_config", // a table of the database's own, not the catalog
+		"SELECT * FROM information_schema.foreign_servers",
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err != nil {
+			t.Errorf("CheckPostgres(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
+
 func TestCheckPostgresFunctionNames(t *testing.T) {
 	// Every spelling of a denied name is refused, and the deny list holds
 	// even when the catalog calls the function immutable.

@@ -107,6 +107,9 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"json_object(1) reaches the user's overload", `SELECT json_object(1)`},
 	{"json(...) on 15 is a call", `SELECT json('{}')`},
 	{"MERGE_ACTION() on 15 is a call", `SELECT merge_action()`},
+	{"password hashes", `SELECT rolname, rolpassword FROM pg_authid`},
+	{"the server's files", `SELECT * FROM pg_hba_file_rules`},
+	{"postgresql.conf's lines", `SELECT * FROM pg_catalog.pg_file_settings`},
 	{"a built-in's name, a user's overload", `SELECT upper(4317)`},
 	// Without the arguments' types the guard cannot tell which overload the
 	// server picks, so a name a user has overloaded is refused, with a hint
@@ -125,6 +128,7 @@ var pgAllowedRoutes = []string{
 	`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY g), to_char(now(), 'YYYY') FROM generate_series(1, 10) g`,
 	`SELECT date_trunc('month', now()), regexp_replace('abc', 'b', 'x'), row_number() OVER ()`,
 	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
+	`SELECT rolname FROM pg_roles`,
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
