@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -162,6 +163,53 @@ func TestPostgresFunctionsByWhatTheyAre(t *testing.T) {
 			assertNoTrace(t, admin, tmp)
 		})
 	}
+}
+
+// TestPostgresCatalogChangesAfterOpen: a function, or a domain's CHECK,
+// made after the source opened and after a statement was accepted is
+// judged by what it is within about a second: the same text, accepted
+// before, is refused, its remembered verdict dropped with the catalog it
+// was judged by; and nothing of the new objects ran.
+func TestPostgresCatalogChangesAfterOpen(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, `CREATE TABLE victim (id int);
+		CREATE TABLE vs (v varchar); INSERT INTO vs VALUES ('abc');
+		CREATE DOMAIN later_checked AS text;`)
+	admin := dbtest.PostgresConn(t, dsn)
+	db := dbtest.Open(t, dsn, nil)
+	routes := []struct{ name, sql, create string }{
+		{"an overload that fits the argument better", `SELECT length(v) FROM vs`,
+			`CREATE FUNCTION public.length(varchar) RETURNS int LANGUAGE plpgsql AS
+			$$BEGIN PERFORM pg_advisory_lock(4600); RETURN 0; END$$`},
+		{"a CHECK added to a domain", `SELECT 'x'::later_checked`,
+			`CREATE FUNCTION lock_later(text) RETURNS bool LANGUAGE plpgsql AS
+			$$BEGIN PERFORM pg_advisory_lock(4601); RETURN true; END$$;
+			ALTER DOMAIN later_checked ADD CONSTRAINT c CHECK (lock_later(VALUE)) NOT VALID`},
+	}
+	for _, r := range routes {
+		if _, err := db.Query(t.Context(), r.sql, 0); err != nil {
+			t.Fatalf("%s: before: %v", r.name, err)
+		}
+	}
+	for _, r := range routes {
+		dbtest.PostgresExec(t, dsn, r.create)
+	}
+	for _, r := range routes {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			_, err := db.Query(t.Context(), r.sql, 0)
+			var ge *guard.Error
+			if errors.As(err, &ge) {
+				break
+			}
+			if err != nil || time.Now().After(deadline) {
+				t.Errorf("%s: after: got %v, want the guard's refusal", r.name, err)
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	assertNoTrace(t, admin, t.TempDir())
 }
 
 // assertNoTrace fails the test if anything the hostile routes aim at is on

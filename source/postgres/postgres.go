@@ -103,6 +103,9 @@ type backend struct {
 	// reloadMu lets one caller at a time replace it.
 	cat      atomic.Pointer[pgCatalog]
 	reloadMu sync.Mutex
+	// stampedAt is when, in Unix nanoseconds, freshen last asked whether
+	// the server's catalog changed, or cat was read.
+	stampedAt atomic.Int64
 	// loaded closes once the function catalog is in cat, or its read
 	// failed with loadErr (see catalogFor). The read starts when a
 	// statement first needs it (startLoad), on loadConn, taken at Open.
@@ -502,6 +505,7 @@ type conn struct {
 // read-only transaction (see exec).
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.Postgres, Own: st.Own})
+	c.p.freshen(gctx, c.c)
 	ps, err := c.p.check(gctx, st.SQL, st.Fetch, st.Own || st.Builtin, st.Own && pgStartReads[st.SQL])
 	span.End(-1, err)
 	if err != nil {
