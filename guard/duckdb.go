@@ -227,6 +227,9 @@ func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset 
 	if err != nil {
 		return err
 	}
+	if e := checkDuckDBSize(tree); e != nil {
+		return e
+	}
 	if e := g.walk(tree, false); e != nil {
 		return e
 	}

@@ -2,6 +2,7 @@ package duckdb_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,57 @@ func TestHostileText(t *testing.T) {
 	}
 	if _, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT 2"}); err != nil || rows[0][0] != int64(2) {
 		t.Errorf("afterwards: %v %v", rows, err)
+	}
+}
+
+// TestBindingBound: a statement that makes DuckDB bind more queries than
+// the guard allows (a wide UNION ALL, a chain of WITH queries each naming
+// the one before twice, inlined) is refused before DuckDB binds it, and
+// the shapes real queries have stay allowed.
+func TestBindingBound(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	branches := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf("SELECT %d AS x", i)
+		}
+		return strings.Join(parts, " UNION ALL ")
+	}
+	chain := func(depth int) string {
+		var q strings.Builder
+		q.WriteString("WITH c0 AS (SELECT 1 AS x)")
+		for i := 1; i <= depth; i++ {
+			fmt.Fprintf(&q, ", C%d AS NOT MATERIALIZED (SELECT x FROM c%d UNION ALL SELECT x FROM c%d)", i, i-1, i-1)
+		}
+		fmt.Fprintf(&q, " SELECT count(*) FROM c%d", depth)
+		return q.String()
+	}
+	for name, sql := range map[string]string{
+		"8,000 UNION ALL branches":     branches(8000),
+		"a doubling WITH chain of 20":  chain(20),
+		"a doubling chain in EXPLAIN":  "EXPLAIN " + chain(12),
+		"a doubling chain in subquery": "SELECT (" + chain(11) + ")",
+		"a WITH query nothing names":   "WITH unused AS (" + branches(2000) + ") SELECT 1",
+	} {
+		_, _, err := run(t.Context(), b, source.Statement{SQL: sql})
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Error(), "bind") {
+			t.Errorf("%s: err = %v, want the guard's refusal", name, err)
+		}
+	}
+	for name, want := range map[string]struct {
+		sql  string
+		rows int
+	}{
+		"500 UNION ALL branches":         {branches(500), 500},
+		"a doubling WITH chain of 8":     {chain(8), 1},
+		"a WITH query named three times": {"WITH p AS (SELECT id FROM people) SELECT a.id FROM p a JOIN p b USING (id) JOIN p c USING (id)", 3},
+		"a recursive WITH query":         {"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r", 5},
+	} {
+		if _, rows, err := run(t.Context(), b, source.Statement{SQL: want.sql}); err != nil || len(rows) != want.rows {
+			t.Errorf("%s: %d rows, %v; want %d rows", name, len(rows), err, want.rows)
+		}
 	}
 }
 
