@@ -47,3 +47,18 @@ func TestRenderNonce(t *testing.T) {
 		t.Errorf("no markers around no rows: %s", text)
 	}
 }
+
+// TestTextNullReadsApart: in run_query's text, SQL's NULL and a text that
+// reads NULL are told apart; other text stays bare.
+func TestTextNullReadsApart(t *testing.T) {
+	out := runQueryOut{
+		Columns: []resultColumn{{Name: "v"}},
+		Rows:    [][]any{{nil}, {"NULL"}, {"null "}, {"nullable"}, {""}},
+	}
+	text := out.text(newData())
+	for _, want := range []string{"\nNULL\n", "\n'NULL'\n", "\n'null '\n", "\nnullable\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks the line %q:\n%s", strings.Trim(want, "\n"), text)
+		}
+	}
+}

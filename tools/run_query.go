@@ -104,7 +104,9 @@ func (o runQueryOut) text(d *data) string {
 			if i > 0 {
 				b.WriteString(" | ")
 			}
-			if s, ok := v.(string); ok {
+			// Text bare, unless it reads as SQL's NULL: then quoted, so
+			// the text 'NULL' and a NULL read apart.
+			if s, ok := v.(string); ok && !strings.EqualFold(strings.TrimSpace(s), "null") {
 				b.WriteString(cellText(s))
 			} else {
 				b.WriteString(literal(v))
