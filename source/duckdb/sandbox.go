@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -22,6 +23,8 @@ import (
 type sandbox struct {
 	db  *sql.DB
 	dir string // the private directory: the views' catalog, spill files
+	// release gives up the private directory's lock (holdPrivate).
+	release func()
 	// estimates are row counts known without a scan (Parquet metadata),
 	// by view name.
 	estimates map[string]int64
@@ -38,8 +41,18 @@ func (s *sandbox) Close() error {
 	if s.dir != "" {
 		err = errors.Join(err, os.RemoveAll(s.dir))
 	}
+	if s.release != nil {
+		s.release()
+	}
 	return err
 }
+
+// privatePrefix begins the name of every private directory.
+const privatePrefix = "sqlmcp-duckdb-"
+
+// sweepOnce removes, once a process, the private directories killed
+// processes left (sweepPrivate).
+var sweepOnce sync.Once
 
 // limits are the per-source budgets.
 type limits struct {
@@ -51,7 +64,8 @@ type limits struct {
 // not empty, builds a catalog of views over them in a private directory
 // and opens that read-only; then it locks the instance down.
 func openSandbox(ctx context.Context, dbPath string, views []served, lim limits, maxConns int) (_ *sandbox, err error) {
-	dir, err := os.MkdirTemp("", "sqlmcp-duckdb-")
+	sweepOnce.Do(func() { sweepPrivate() })
+	dir, err := os.MkdirTemp("", privatePrefix)
 	if err != nil {
 		return nil, fmt.Errorf("making a private directory for DuckDB: %w", err)
 	}
@@ -59,8 +73,14 @@ func openSandbox(ctx context.Context, dbPath string, views []served, lim limits,
 	defer func() {
 		if err != nil {
 			os.RemoveAll(dir)
+			if s.release != nil {
+				s.release()
+			}
 		}
 	}()
+	if s.release, err = holdPrivate(dir); err != nil {
+		return nil, fmt.Errorf("locking DuckDB's private directory: %w", err)
+	}
 	if len(views) > 0 {
 		dbPath = filepath.Join(dir, catalogName(views)+".duckdb")
 		if views, err = s.build(ctx, dbPath, views); err != nil {
