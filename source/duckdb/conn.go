@@ -29,6 +29,9 @@ func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
 type conn struct {
 	c *sql.Conn
 	b *backend
+	// gaveUp marks a call whose statement DuckDB did not stop when asked:
+	// its connection is closed when the statement ends, not at Release.
+	gaveUp bool
 }
 
 // SerializeSQL is DuckDB's json_serialize_sql, for the guard.
@@ -56,7 +59,7 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 	if st.Fetch > 0 && !explain(text) {
 		text = limited(text, st.Fetch)
 	}
-	return c.run(ctx, text, st.Args, sink)
+	return c.runOrGiveUp(ctx, text, st.Args, sink)
 }
 
 // run checks, with DuckDB's parser and binder and none of the guard's
@@ -158,9 +161,16 @@ func (c *conn) Cancel() {}
 // object, a variable) outlives it: a DuckDB connection costs microseconds
 // to make.
 func (c *conn) Release(err error) error {
+	if !c.gaveUp { // else closed when the statement ends (runOrGiveUp)
+		c.close()
+	}
+	return err
+}
+
+// close closes c's connection for good.
+func (c *conn) close() {
 	c.c.Raw(func(any) error { return driver.ErrBadConn })
 	c.c.Close()
-	return err
 }
 
 // explain reports whether text starts with EXPLAIN, after blanks and

@@ -130,7 +130,7 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	b := &backend{sb: sb, limits: cfg.Limits, views: views}
+	b := &backend{sb: sb, limits: cfg.Limits, views: views, left: newLeft()}
 	err = b.init(ctx)
 	if err == nil {
 		// The door's first read proves the views answer through the walls.
@@ -178,6 +178,7 @@ type backend struct {
 	views  []served
 	info   source.Info
 	guard  *guard.DuckDB
+	left   *left // statements given up on that DuckDB still runs
 }
 
 // init reads the catalog's functions and relations for the guard.
