@@ -1127,34 +1127,51 @@ func pick(a, b string) string {
 	return b
 }
 
-// figureName names an expression's result column as PostgreSQL's
-// FigureColname does, for the cases a later reference is likely to name;
-// "" (which no reference can name) for the rest.
+// figureName names an expression's result column as the engine will, for
+// the cases a later reference is likely to name; "" (which no reference
+// can name) for the rest. A wrong name would bind a later reference to
+// another column than the engine's, so where unsure it is "".
 func (r *policyResolver) figureName(n *pg.Node, sc *pscope) string {
+	if r.sqlite {
+		// SQLite names a column reference by the column, and anything
+		// else by its text as written ("CAST(1 AS salary)").
+		if c := n.GetColumnRef(); c != nil && len(c.Fields) > 0 {
+			return c.Fields[len(c.Fields)-1].GetString_().GetSval()
+		}
+		return ""
+	}
+	name, _ := figureColname(n)
+	return name
+}
+
+// figureColname is PostgreSQL's FigureColnameInternal for the nodes it
+// names: the name and its strength (2: from the expression itself, 1: a
+// fallback a cast overrides with its type's name, 0: none).
+func figureColname(n *pg.Node) (string, int) {
 	switch x := n.GetNode().(type) {
 	case *pg.Node_ColumnRef:
 		if k := len(x.ColumnRef.Fields); k > 0 {
-			return x.ColumnRef.Fields[k-1].GetString_().GetSval()
+			if s := x.ColumnRef.Fields[k-1].GetString_(); s != nil {
+				return s.Sval, 2
+			}
 		}
 	case *pg.Node_FuncCall:
 		_, name := qualifiedName(x.FuncCall.Funcname)
-		return name
+		return name, 2
 	case *pg.Node_TypeCast:
-		if name := r.figureName(x.TypeCast.Arg, sc); name != "" {
-			return name
-		}
-		if x.TypeCast.Arg.GetAConst() != nil && x.TypeCast.TypeName != nil {
-			names := x.TypeCast.TypeName.Names
-			if len(names) > 0 {
-				return names[len(names)-1].GetString_().GetSval()
+		name, strength := figureColname(x.TypeCast.Arg)
+		if strength <= 1 && x.TypeCast.TypeName != nil {
+			if names := x.TypeCast.TypeName.Names; len(names) > 0 {
+				return names[len(names)-1].GetString_().GetSval(), 1
 			}
 		}
+		return name, strength
 	case *pg.Node_CaseExpr:
-		return "case"
+		return "case", 1
 	case *pg.Node_CoalesceExpr:
-		return "coalesce"
+		return "coalesce", 2
 	}
-	return ""
+	return "", 0
 }
 
 func isStar(c *pg.ColumnRef) bool {

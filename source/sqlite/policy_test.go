@@ -266,6 +266,11 @@ func TestPolicyRefuses(t *testing.T) {
 		{"masked json_each", "SELECT value FROM users, json_each(json_array(users.email))", masked},
 		{"masked sqlite syntax", "SELECT email FROM users WHERE email GLOB '*a*'", masked},
 		{"masked bracket quoting", "SELECT [email] FROM [users] WHERE [email] > ''", masked},
+		// SQLite names an expression by its text, not as PostgreSQL would
+		// (after the type of a cast), so s.email is the masked column, not
+		// the cast.
+		{"masked behind a cast named like it", "SELECT s.*, s.email || '' AS leaked FROM (SELECT id, CAST(1 AS email), email FROM users) s", masked},
+		{"masked behind a cast, in where", "SELECT s.id FROM (SELECT id, CAST(1 AS email), email FROM users) s WHERE s.email > 'b'", masked},
 		// What does not exist is worded as what is denied.
 		{"missing table", "SELECT * FROM nosuch", "no table named nosuch that you may read"},
 		{"missing column", "SELECT nosuch FROM users", "no column named nosuch that you may read in users"},
