@@ -458,6 +458,8 @@ func (w *myWalker) visit(n ast.Node) *Error {
 				return &Error{Reason: "VALUES ROW(...) is not MariaDB SQL", Hint: "Write the rows as SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4"}
 			}
 		}
+	case *ast.TableName:
+		return mysqlSecretTable(n, w.cat)
 	case *ast.VariableExpr:
 		if n.Value != nil {
 			return &Error{
@@ -482,6 +484,34 @@ func (w *myWalker) visit(n ast.Node) *Error {
 		return w.function(strings.ToLower(n.Name), n.Name)
 	}
 	return nil
+}
+
+// mysqlSecretTables are the tables of the mysql schema that show, to an
+// account that may read them, password hashes and stored credentials:
+// accounts (MariaDB keeps them in global_priv, behind the user view), past
+// passwords, FEDERATED servers' and replication sources' passwords.
+var mysqlSecretTables = map[string]bool{
+	"user": true, "global_priv": true, "password_history": true, "servers": true,
+	"slave_master_info": true, "replication_connection_configuration": true,
+}
+
+// mysqlDatabase is what a MySQLCatalog implements when it knows the
+// connection's current database, which a table name without one names.
+type mysqlDatabase interface{ Database() string }
+
+// mysqlSecretTable refuses a table of mysqlSecretTables.
+func mysqlSecretTable(n *ast.TableName, cat MySQLCatalog) *Error {
+	schema := n.Schema.L
+	if d, ok := cat.(mysqlDatabase); ok && schema == "" {
+		schema = strings.ToLower(d.Database())
+	}
+	if schema != "mysql" || !mysqlSecretTables[n.Name.L] {
+		return nil
+	}
+	return &Error{
+		Reason: "the table mysql." + n.Name.O + " is not allowed: it shows password hashes or stored credentials",
+		Hint:   "Query the database's own tables; information_schema.USER_PRIVILEGES lists the accounts' privileges without their passwords",
+	}
 }
 
 // function judges a call of the built-in function named lower (as typed:

@@ -82,7 +82,7 @@ var mysqlBuiltins = func() map[string]byte {
 	add(onBoth, `inet_aton inet_ntoa inet6_aton inet6_ntoa is_ipv4 is_ipv4_compat is_ipv4_mapped
 		is_ipv6 uuid random_bytes aes_decrypt aes_encrypt compress decode encode md5 password sha
 		sha1 sha2 uncompress uncompressed_length`)
-	add(onMariaDB, `des_decrypt des_encrypt encrypt old_password`)
+	add(onMariaDB, `des_decrypt des_encrypt old_password`)
 	add(onMySQL, `any_value bin_to_uuid uuid_to_bin is_uuid grouping statement_digest
 		statement_digest_text validate_password_strength`)
 	// JSON.
@@ -160,6 +160,7 @@ func MySQLBuiltins(mariaDB bool) []string {
 var mysqlDenied = map[string]string{
 	"sleep":                             "SLEEP() only waits and holds a connection",
 	"benchmark":                         "BENCHMARK() runs an expression many times to burn time",
+	"encrypt":                           "ENCRYPT() runs the system's crypt(), whose cost the salt chooses ($6$rounds=...) and which the server cannot interrupt; use SHA2() or MD5() to hash a value",
 	"get_lock":                          lockHint,
 	"release_lock":                      lockHint,
 	"release_all_locks":                 lockHint,

@@ -54,6 +54,38 @@ func TestCheckMySQLRefuses(t *testing.T) {
 	}
 }
 
+// inMySQLSchema is a connection whose current database is mysql.
+type inMySQLSchema struct{ mysqlCatalog }
+
+func (inMySQLSchema) Database() string { return "mysql" }
+
+// TestCheckMySQLSecretTables: the mysql schema's tables of password hashes
+// and stored credentials are refused however they are named or nested;
+// the rest of it, and a database's own table named user, are not.
+func TestCheckMySQLSecretTables(t *testing.T) {
+	for _, sql := range []string{
+		"SELECT User, authentication_string FROM mysql.user",
+		"SELECT * FROM MYSQL.USER",
+		"SELECT JSON_VALUE(Priv, '$.authentication_string') FROM `mysql`.`global_priv`",
+		"SELECT Password FROM mysql.servers",
+		"SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM mysql.password_history)",
+		"WITH u AS (SELECT * FROM mysql.user) SELECT * FROM u",
+		"SELECT * FROM t JOIN mysql.slave_master_info m ON 1 = 1",
+	} {
+		if err := guard.CheckMySQL(sql, mariaDB); err == nil || !strings.Contains(err.Error(), "password hashes or stored credentials") {
+			t.Errorf("CheckMySQL(%q) = %v, want the table refused", sql, err)
+		}
+	}
+	if err := guard.CheckMySQL("SELECT * FROM user", inMySQLSchema{mariaDB}); err == nil {
+		t.Error("user, in the mysql database, was accepted")
+	}
+	for _, sql := range []string{"SELECT * FROM user", "SELECT name FROM mysql.func", "SELECT * FROM mysql.db", "SELECT * FROM app.user"} {
+		if err := guard.CheckMySQL(sql, mariaDB); err != nil {
+			t.Errorf("CheckMySQL(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
+
 func TestCheckMySQLOnMySQL(t *testing.T) {
 	mysql := mysqlCatalog{}
 	for _, sql := range []string{"TABLE t", "VALUES ROW(1, 2), ROW(3, 4)", "SELECT REGEXP_LIKE(a, 'x'), ANY_VALUE(b) FROM t GROUP BY c"} {

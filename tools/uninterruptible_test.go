@@ -97,16 +97,8 @@ func TestUninterruptibleQuery(t *testing.T) {
 	}
 
 	// Once the backend ends, sqlmcp sees it and the turn is free again.
-	for deadline := time.Now().Add(90 * time.Second); ; {
-		n, changed := db.LeftRunning()
-		if n == 0 {
-			break
-		}
-		select {
-		case <-changed:
-		case <-time.After(time.Until(deadline)):
-			t.Fatalf("still tracked after 90s; running on the server: %v", active())
-		}
+	if !dbtest.NoneLeftRunning(db, 90*time.Second) {
+		t.Fatalf("still tracked after 90s; running on the server: %v", active())
 	}
 	if got := active(); len(got) != 0 {
 		t.Errorf("no longer tracked, but the server shows %v running", got)

@@ -50,6 +50,7 @@ var ReadsMySQL = []Case{
 // directory where a written file would land.
 var HostileMySQL = []Case{
 	{"stacked drop", "SELECT 1; DROP TABLE t", false},
+	{"crypt() that ignores KILL", "SELECT ENCRYPT('a', '$6$rounds=999999999$salt')", true},
 	{"stacked in a comment", "SELECT 1 /*!; DROP TABLE t */", false},
 	{"executable comment", "SELECT 1 /*!50000 , SLEEP(3) */", true},
 	{"versioned comment past MySQL", "SELECT 1 /*!99999 , SLEEP(3) */", true},

@@ -238,3 +238,20 @@ func All(t testing.TB, opts *source.Options) []Engine {
 	}
 	return engines
 }
+
+// NoneLeftRunning waits, up to within, until db tracks no statement the
+// database did not stop when asked, and reports whether it came to that.
+func NoneLeftRunning(db *source.DB, within time.Duration) bool {
+	deadline := time.After(within)
+	for {
+		n, changed := db.LeftRunning()
+		if n == 0 {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/duckdb"
 )
@@ -148,15 +149,7 @@ func TestTimeoutNotStopped(t *testing.T) {
 	if res, err := db.Query(t.Context(), "SELECT 1", 0); err != nil || len(res.Rows) != 1 {
 		t.Errorf("beside it: %v", err)
 	}
-	for deadline := time.Now().Add(2 * time.Minute); ; {
-		n, changed := db.LeftRunning()
-		if n == 0 {
-			break
-		}
-		select {
-		case <-changed:
-		case <-time.After(time.Until(deadline)):
-			t.Fatalf("LeftRunning = %d two minutes on", n)
-		}
+	if !dbtest.NoneLeftRunning(db, 2*time.Minute) {
+		t.Fatal("the statement is still tracked two minutes on")
 	}
 }

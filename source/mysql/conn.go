@@ -186,15 +186,18 @@ func (c *conn) Cancel() {
 			err = nil
 		}
 		// The connection is gone from the process list once the server
-		// has let it go; until then, kill it again.
+		// has let it go; until then, kill it again. One the server marked
+		// Killed still runs its statement while INFO shows it: a function
+		// that never looks at the kill flag runs on to its end.
 		var left int
 		if err == nil {
 			err = c.b.kill.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = "+id+
-				" AND COMMAND <> 'Killed' AND INFO IS NOT NULL").Scan(&left)
+				" AND INFO IS NOT NULL").Scan(&left)
 		}
 		if err != nil || left == 0 || time.Now().After(deadline) {
 			if err == nil && left > 0 {
 				err = errors.New("the server still runs the statement after KILL")
+				c.b.track(c.s.id)
 			}
 			break
 		}
@@ -226,8 +229,14 @@ func (c *conn) Release(err error) error {
 	}
 	ok := !c.cancelled.Load()
 	if c.inTx && ok {
+		// ROLLBACK leaves named locks held, and a view's function can take
+		// one (GET_LOCK, which the guard refuses in the text): release
+		// them too, as PostgreSQL's DISCARD ALL does its advisory locks.
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		_, rerr := c.c.ExecContext(ctx, "ROLLBACK")
+		if rerr == nil {
+			_, rerr = c.c.ExecContext(ctx, "DO RELEASE_ALL_LOCKS()")
+		}
 		cancel()
 		ok = rerr == nil
 	}

@@ -69,7 +69,7 @@ func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.B
 	if err != nil {
 		return nil, err
 	}
-	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}}
+	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}, left: newLeft()}
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("reading the MySQL URL %s: %v", name, err)
@@ -103,7 +103,7 @@ func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.B
 			"engine (" + server + " " + version + "): START TRANSACTION READ ONLY on a READ ONLY session, server-side time limit, KILL QUERY on cancel, rolled back",
 		},
 	}
-	b.cat.Store(&catalog{mariaDB: b.mariaDB})
+	b.cat.Store(&catalog{mariaDB: b.mariaDB, db: mc.DBName})
 	if err := b.loadCatalog(ctx); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("cannot connect to %s: %s", name, reason(err, mc))
@@ -230,6 +230,10 @@ type backend struct {
 	// setup), by the server's connection id.
 	mu       sync.Mutex
 	sessions map[uint64]*session
+	// left follows the statements killed but still running; closed is
+	// set by Close.
+	left   *left
+	closed atomic.Bool
 }
 
 // session is what sqlmcp set up on one server connection.
@@ -246,6 +250,7 @@ func (b *backend) PoolStats() source.PoolStats {
 
 // Close closes every connection.
 func (b *backend) Close() error {
+	b.closed.Store(true)
 	b.kill.Close()
 	return b.db.Close()
 }
@@ -273,12 +278,14 @@ func (b *backend) DataStamp() any { return nil }
 // names of the database's own functions.
 type catalog struct {
 	mariaDB bool
+	db      string // the connection's database
 	user    map[string]bool
 	read    time.Time
 }
 
 func (c *catalog) MariaDB() bool                 { return c.mariaDB }
 func (c *catalog) UserFunction(name string) bool { return c.user[name] }
+func (c *catalog) Database() string              { return c.db }
 
 // loadCatalog reads the names of the current database's stored functions
 // and of the server's loadable functions (mysql.func, when the account may
@@ -299,7 +306,7 @@ func (b *backend) loadCatalog(ctx context.Context) error {
 			user[str(row[0])] = true
 		}
 	}
-	b.cat.Store(&catalog{mariaDB: b.mariaDB, user: user, read: time.Now()})
+	b.cat.Store(&catalog{mariaDB: b.mariaDB, db: b.cfg.DBName, user: user, read: time.Now()})
 	return nil
 }
 
@@ -314,7 +321,7 @@ func (b *backend) catalogFor(ctx context.Context, own bool) *catalog {
 	if c = b.cat.Load(); time.Since(c.read) >= catalogAge {
 		if err := b.loadCatalog(ctx); err != nil {
 			// The names stay as last read; the next call tries again.
-			b.cat.Store(&catalog{mariaDB: c.mariaDB, user: c.user, read: time.Now().Add(-catalogAge / 2)})
+			b.cat.Store(&catalog{mariaDB: c.mariaDB, db: c.db, user: c.user, read: time.Now().Add(-catalogAge / 2)})
 		}
 	}
 	return b.cat.Load()

@@ -196,6 +196,48 @@ func assertNotRunning(t *testing.T, admin *sql.DB, text string) {
 	t.Errorf("%d statements holding %q still run on the server", n, text)
 }
 
+// TestMySQLLocksDoNotOutliveACall: a named lock a view's function takes
+// (the guard cannot see into views) is released when the call ends.
+func TestMySQLLocksDoNotOutliveACall(t *testing.T) {
+	dsn := dbtest.MySQLDSN(t, append(slices.Clone(dbtest.MySQLFixture),
+		`CREATE FUNCTION take_lock() RETURNS INT NOT DETERMINISTIC READS SQL DATA RETURN GET_LOCK('sqlmcp_view_lock', 0)`,
+		`CREATE VIEW locking AS SELECT take_lock() AS got`)...)
+	db := dbtest.Open(t, dsn, &source.Options{Limits: sqlmcp.Limits{Timeout: 5 * time.Second}, MaxConns: 1})
+	admin := dbtest.MySQLConn(t, dsn)
+	res, err := db.Query(t.Context(), "SELECT got FROM locking", 0)
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(1) {
+		t.Fatalf("the view: %v, %v; want the lock taken", res, err)
+	}
+	var holder sql.NullInt64
+	mustScan(t, admin, "SELECT IS_USED_LOCK('sqlmcp_view_lock')", &holder)
+	if holder.Valid {
+		t.Errorf("connection %d still holds the view's lock after the call", holder.Int64)
+	}
+}
+
+// TestMySQLNotStopped: a statement the server runs on after KILL (crypt()
+// over many rounds, reached through a view) is answered as not stopped,
+// counted by LeftRunning until it ends, and other calls go on.
+func TestMySQLNotStopped(t *testing.T) {
+	dsn := dbtest.MySQLDSN(t, append(slices.Clone(dbtest.MySQLFixture),
+		`CREATE VIEW slow_hash AS SELECT ENCRYPT('a', '$6$rounds=20000000$salt') AS h`)...)
+	db := dbtest.Open(t, dsn, &source.Options{Limits: sqlmcp.Limits{Timeout: 300 * time.Millisecond}})
+	_, err := db.Query(t.Context(), "SELECT h FROM slow_hash", 0)
+	var te *source.TimeoutError
+	if !errors.As(err, &te) || !te.Running {
+		t.Fatalf("err = %v, want a timeout the database did not stop", err)
+	}
+	if n, _ := db.LeftRunning(); n != 1 {
+		t.Errorf("LeftRunning = %d while the server runs it, want 1", n)
+	}
+	if res, err := db.Query(t.Context(), "SELECT 1", 0); err != nil || len(res.Rows) != 1 {
+		t.Errorf("beside it: %v", err)
+	}
+	if !dbtest.NoneLeftRunning(db, 2*time.Minute) {
+		t.Fatal("still tracked two minutes on")
+	}
+}
+
 func TestMySQLTypes(t *testing.T) {
 	dsn := dbtest.MySQLDSN(t, `CREATE TABLE ty (
 		d DECIMAL(30,10), u BIGINT UNSIGNED, i BIGINT, f DOUBLE, dt DATETIME(6), ts TIMESTAMP(3) NULL, tm TIME, y YEAR,
