@@ -27,6 +27,10 @@ type pgCatalog struct {
 	version          int
 	// stamp is pgStampSQL's answer, read just before the catalog was.
 	stamp string
+	// unseen refuses every statement of the model's while the database
+	// has an implicit cast between built-in types through a function the
+	// guard does not allow (see implicitCasts); nil when it has none.
+	unseen *guard.Error
 	// verdicts remembers the statements the guard accepted under this
 	// catalog; a reloaded catalog starts with none.
 	verdicts verdictCache
@@ -205,6 +209,11 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			checks[key] = append(checks[key], s[4])
 		case "R":
 			rels[key] = [2]string{s[3], s[4]}
+		case "I":
+			if f.Allowed || f.Origin != guard.OriginUser && guard.VettedExtensions[f.Origin] != "" {
+				break
+			}
+			c.unseen = implicitCast(s[1], s[2], f)
 		case "e":
 			c.extensions[key[1]] = true
 		case "v":
@@ -267,6 +276,24 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		c.anyTypes[key[1]] = at
 	}
 	return c
+}
+
+// implicitCast is the refusal of every statement while the database
+// casts from to to, both built-in types, implicitly (or on assignment)
+// through f: PostgreSQL inserts such a cast wherever a call's or an
+// operator's argument types fit better with it (isfinite(5) runs an
+// implicit int4 to date cast), which the text cannot show, so no
+// statement can be judged.
+func implicitCast(from, to string, f guard.PostgresFunction) *guard.Error {
+	how := "defined in this database"
+	if f.Origin != guard.OriginUser {
+		how = "from the extension " + f.Origin + ", which this server does not allow"
+	}
+	return &guard.Error{
+		Reason: fmt.Sprintf("this database casts %s to %s implicitly through %s.%s(), %s: PostgreSQL may insert that cast into any query, where the text cannot show it, so no query is run",
+			from, to, f.Schema, f.Name, how),
+		Hint: fmt.Sprintf("An operator can make the cast explicit (ALTER the cast, or DROP and CREATE it without AS IMPLICIT / AS ASSIGNMENT), or allow the function with --allow-function %s.%s", f.Schema, f.Name),
+	}
 }
 
 // worse reports whether a's origin is judged more strictly than b's: an
@@ -333,7 +360,10 @@ func (c *pgCatalog) ServerVersion() int { return c.version }
 // type may call that is not built in: input functions, domain CHECK
 // constraints (every function they use, built in or not, directly or
 // through an operator; built-in ones are not in pg_depend, so the CHECK's
-// own text too, for the guard to read), range support functions, and the functions of
+// own text too, for the guard to read), range support functions, the
+// support functions and operators of a type's default operator classes
+// that are not built in (ORDER BY, GROUP BY, DISTINCT and hash joins call
+// them unasked), and the functions of
 // casts that involve a type or function not built in, kept with the cast's
 // target, or with its source when only the source is not built in (a cast
 // from a user's type to int must not make every int suspect). Then the installed
@@ -418,6 +448,28 @@ CROSS JOIN LATERAL (SELECT c.casttarget WHERE c.casttarget >= 16384 OR c.castsou
 	UNION ALL SELECT c.castsource WHERE c.castsource >= 16384) AS e (oid)
 JOIN t ON t.oid = e.oid
 WHERE r.origin <> '' OR c.castsource >= 16384 OR c.casttarget >= 16384
+UNION ALL
+SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_opclass oc
+JOIN t ON t.oid = oc.opcintype
+JOIN pg_catalog.pg_amproc ap ON ap.amprocfamily = oc.opcfamily
+JOIN r ON r.oid = ap.amproc
+WHERE oc.opcdefault AND r.origin <> ''
+UNION ALL
+SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_opclass oc
+JOIN t ON t.oid = oc.opcintype
+JOIN pg_catalog.pg_amop ao ON ao.amopfamily = oc.opcfamily
+JOIN pg_catalog.pg_operator o ON o.oid = ao.amopopr
+JOIN r ON r.oid = o.oprcode
+WHERE oc.opcdefault AND r.origin <> ''
+UNION ALL
+SELECT 'I', s.typname, d.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_cast c
+JOIN r ON r.oid = c.castfunc
+JOIN t AS s ON s.oid = c.castsource
+JOIN t AS d ON d.oid = c.casttarget
+WHERE c.castcontext IN ('i', 'a') AND c.castsource < 16384 AND c.casttarget < 16384 AND r.origin <> ''
 UNION ALL
 SELECT 'R', t.nspname, t.typname, rn.nspname, rc.relname, 'i', ''
 FROM t LEFT JOIN t AS e ON e.oid = t.typelem

@@ -62,6 +62,33 @@ CREATE FUNCTION merge_action() RETURNS text LANGUAGE plpgsql AS
 CREATE FUNCTION upper(int) RETURNS text LANGUAGE plpgsql AS
   $$BEGIN PERFORM pg_advisory_lock(4507); RETURN ''; END$$;
 CREATE FUNCTION twice(int) RETURNS int IMMUTABLE LANGUAGE sql AS 'SELECT $1 * 2';
+CREATE TYPE humour AS ENUM ('sad', 'ok', 'happy');
+CREATE FUNCTION humour_cmp(humour, humour) RETURNS int IMMUTABLE LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4520); RETURN CASE WHEN $1::text < $2::text THEN -1 WHEN $1::text > $2::text THEN 1 ELSE 0 END; END$$;
+CREATE FUNCTION humour_lt(humour, humour) RETURNS bool IMMUTABLE LANGUAGE sql AS 'SELECT humour_cmp($1, $2) < 0';
+CREATE FUNCTION humour_le(humour, humour) RETURNS bool IMMUTABLE LANGUAGE sql AS 'SELECT humour_cmp($1, $2) <= 0';
+CREATE FUNCTION humour_eq(humour, humour) RETURNS bool IMMUTABLE LANGUAGE sql AS 'SELECT humour_cmp($1, $2) = 0';
+CREATE FUNCTION humour_ge(humour, humour) RETURNS bool IMMUTABLE LANGUAGE sql AS 'SELECT humour_cmp($1, $2) >= 0';
+CREATE FUNCTION humour_gt(humour, humour) RETURNS bool IMMUTABLE LANGUAGE sql AS 'SELECT humour_cmp($1, $2) > 0';
+CREATE OPERATOR <<< (FUNCTION = humour_lt, LEFTARG = humour, RIGHTARG = humour);
+CREATE OPERATOR <<= (FUNCTION = humour_le, LEFTARG = humour, RIGHTARG = humour);
+CREATE OPERATOR === (FUNCTION = humour_eq, LEFTARG = humour, RIGHTARG = humour);
+CREATE OPERATOR >>= (FUNCTION = humour_ge, LEFTARG = humour, RIGHTARG = humour);
+CREATE OPERATOR >>> (FUNCTION = humour_gt, LEFTARG = humour, RIGHTARG = humour);
+CREATE OPERATOR CLASS humour_ops DEFAULT FOR TYPE humour USING btree AS
+  OPERATOR 1 <<<, OPERATOR 2 <<=, OPERATOR 3 ===, OPERATOR 4 >>=, OPERATOR 5 >>>, FUNCTION 1 humour_cmp(humour, humour);
+CREATE TABLE humours (id int, m humour);
+INSERT INTO humours VALUES (1, 'ok'), (2, 'sad');
+CREATE VIEW humour_view AS SELECT m FROM humours;
+CREATE TYPE tone AS ENUM ('low', 'high');
+CREATE FUNCTION tone_json(tone) RETURNS json LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4521); RETURN '1'; END$$;
+CREATE CAST (tone AS json) WITH FUNCTION tone_json(tone);
+CREATE TABLE tones (t tone);
+INSERT INTO tones VALUES ('low');
+INSERT INTO holders VALUES (NULL, NULL);
+CREATE TABLE colours (c colour);
+INSERT INTO colours VALUES ('red'), ('blue');
 CREATE SCHEMA hidden;
 CREATE FUNCTION hidden.lower(int) RETURNS text LANGUAGE sql AS 'SELECT ''x''';
 `
@@ -117,6 +144,15 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	// to qualify the built-in.
 	{"a built-in's name, overloaded, called with text", `SELECT upper('x')`},
 	{"user function in a subquery", `SELECT * FROM (SELECT twice(id) FROM victim) s`},
+	// A column's type can run a function of the database's where the text
+	// names no type: a default operator class's support function (ORDER BY,
+	// DISTINCT, GROUP BY), a cast to json (to_json), a domain's CHECK (a
+	// whole-row reference made into a record). The relation is refused.
+	{"ORDER BY a type whose operator class is a user's", `SELECT id FROM humours ORDER BY m`},
+	{"DISTINCT over it", `SELECT DISTINCT m FROM humours`},
+	{"through a view", `SELECT m FROM humour_view ORDER BY 1`},
+	{"to_json of a type with a user's cast to json", `SELECT to_json(t) FROM tones`},
+	{"a whole row with a domain column made into a record", `SELECT jsonb_populate_record(h, '{"l": "x"}') FROM holders h`},
 }
 
 // pgAllowedRoutes still run with the hostile objects installed.
@@ -130,6 +166,7 @@ var pgAllowedRoutes = []string{
 	`SELECT date_trunc('month', now()), regexp_replace('abc', 'b', 'x'), row_number() OVER ()`,
 	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
 	`SELECT rolname FROM pg_roles`,
+	`SELECT c FROM colours ORDER BY c`,
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
@@ -162,6 +199,35 @@ func TestPostgresFunctionsByWhatTheyAre(t *testing.T) {
 			}
 			assertNoTrace(t, admin, tmp)
 		})
+	}
+}
+
+// TestPostgresImplicitUserCast: while the database casts between built-in
+// types implicitly through a function of its own, which PostgreSQL may
+// insert anywhere (isfinite(5) runs it as an int4 to date cast), no
+// query of the model's runs; allowing the function lifts that.
+func TestPostgresImplicitUserCast(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, `CREATE FUNCTION int_to_date(int4) RETURNS date LANGUAGE plpgsql AS
+		$$BEGIN PERFORM pg_advisory_lock(4530); RETURN '2024-01-01'; END$$;
+		CREATE CAST (int4 AS date) WITH FUNCTION int_to_date(int4) AS IMPLICIT;
+		CREATE TABLE victim (id int);`)
+	admin := dbtest.PostgresConn(t, dsn)
+	db := dbtest.Open(t, dsn, nil)
+	for _, sql := range []string{`SELECT isfinite(5)`, `SELECT 1`} {
+		_, err := db.Query(t.Context(), sql, 0)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Error(), "int4 to date implicitly through public.int_to_date()") {
+			t.Errorf("%s: got %v, want every query refused for the cast", sql, err)
+		}
+	}
+	assertNoTrace(t, admin, t.TempDir())
+	if tables, err := db.ReadTables(t.Context(), []string{"public"}); err != nil || len(tables) == 0 {
+		t.Errorf("the catalog's reads: %v, %v; want them to work", tables, err)
+	}
+	allowed := dbtest.Open(t, dsn, &source.Options{AllowFunctions: []string{"public.int_to_date"}})
+	if _, err := allowed.Query(t.Context(), `SELECT 1`, 0); err != nil {
+		t.Errorf("with the function allowed: %v", err)
 	}
 }
 

@@ -559,6 +559,9 @@ func (p *backend) check(ctx context.Context, sql string, limit int, own, startRe
 		if err != nil {
 			return pgStatement{}, err
 		}
+		if cat.unseen != nil && !own {
+			return pgStatement{}, cat.unseen
+		}
 		if st, ok := cat.verdicts.get(sql, limit, gen); ok {
 			return st, nil
 		}
