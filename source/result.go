@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,22 @@ type budget struct {
 
 func newBudget(l sqlmcp.Limits, maxRows int) *budget {
 	return &budget{maxRows: maxRows, maxBytes: l.MaxBytes, maxCell: l.MaxCellBytes}
+}
+
+// maxColumnName is the most bytes of a column's name an answer shows: a
+// query names an expression by its text, which can be megabytes, and the
+// answer carries every name once or twice (PostgreSQL allows 1,664
+// columns, SQLite 2,000).
+const maxColumnName = 256
+
+// cutNames is cols, copied, with every name longer than maxColumnName cut
+// as a text cell is.
+func cutNames(cols []Column) []Column {
+	out := slices.Clone(cols)
+	for i := range out {
+		out[i].Name = text.Inline(out[i].Name, maxColumnName)
+	}
+	return out
 }
 
 // add converts row to JSON-safe cells and reports whether it fits; once a

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -300,13 +299,10 @@ func (db *DB) query(ctx context.Context, st Statement, maxRows int) (*Result, er
 	st.Fetch, st.Cut = maxRows+1, db.limits.MaxCellBytes
 	var masks []*guard.MaskedColumn
 	err := db.run(ctx, st, Sink{Columns: func(cols []Column) {
-		res.Columns = cols
+		res.Columns = cutNames(cols)
 		masks = masks[:0]
-		for i, c := range cols {
+		for i, c := range res.Columns {
 			if c.Mask != nil {
-				if len(masks) == 0 {
-					res.Columns = slices.Clone(cols)
-				}
 				masks = append(masks, c.Mask)
 				res.Columns[i].Type = "masked" // its values are the policy's redaction, not the column's type
 			}

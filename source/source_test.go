@@ -67,6 +67,27 @@ func TestQueryValues(t *testing.T) {
 	}
 }
 
+// TestQueryColumnNamesCut: a column named by 100 KB of the query's
+// text (an expression's name is its text on SQLite, an alias anywhere)
+// comes cut, with the marker, as a long text cell does.
+func TestQueryColumnNamesCut(t *testing.T) {
+	long := strings.Repeat("a", 100_000) // PostgreSQL keeps 63 bytes of a name itself
+	for _, e := range dbtest.All(t, nil) {
+		t.Run(e.Name, func(t *testing.T) {
+			res, err := e.DB.Query(t.Context(), `SELECT 1 AS "`+long+`", 2 AS short`, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(res.Columns[0].Name); n > 300 || n > 63 && !strings.Contains(res.Columns[0].Name, "cut") {
+				t.Errorf("the long name came as %d bytes: %.80q", n, res.Columns[0].Name)
+			}
+			if res.Columns[1].Name != "short" {
+				t.Errorf("the short name came as %q", res.Columns[1].Name)
+			}
+		})
+	}
+}
+
 // TestQueryCuts: on both engines, a result is cut by rows or by bytes,
 // exactly, and the cut keeps the query's order.
 func TestQueryCuts(t *testing.T) {
