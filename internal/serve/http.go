@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,7 +35,16 @@ const (
 	readBodyTimeout   = 30 * time.Second  // and so are slow-body ones
 	idleTimeout       = 120 * time.Second // keep-alive connections between requests
 	cancelWait        = 5 * time.Second   // after the grace, for cancelled calls to answer
+	// maxBatch is the most messages one JSON-RPC batch (protocol
+	// 2025-03-26) may hold: the answers of a batch are held together until
+	// written, each up to the result limits.
+	maxBatch = 16
 )
+
+// writeStall is how long one write of a response may wait for a client
+// that stopped reading: then the connection is dropped and what the
+// answer held is freed. A variable for tests.
+var writeStall = 30 * time.Second
 
 // DefaultMaxBodyBytes is the largest request body HTTP reads when
 // HTTPOptions.MaxBodyBytes is zero.
@@ -403,7 +413,9 @@ func (s *httpServer) accessLog(next http.Handler) http.Handler {
 		// ends before its handler returns.
 		stop := context.AfterFunc(r.Context(), info.end)
 		defer stop()
-		rec := &recorder{ResponseWriter: w}
+		rec := &recorder{ResponseWriter: w, rc: http.NewResponseController(w)}
+		// A deadline left on the connection would reach its next request.
+		defer rec.rc.SetWriteDeadline(time.Time{})
 		ctx := context.WithValue(r.Context(), requestKey{}, info)
 		log := s.log
 		if s.logOut != nil {
@@ -643,10 +655,37 @@ func (s *httpServer) readBody(next http.Handler) http.Handler {
 			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		if n := batchLen(body); n > maxBatch {
+			http.Error(w, fmt.Sprintf("a JSON-RPC batch of %d messages: at most %d may be sent at once; send the rest in another request", n, maxBatch), http.StatusBadRequest)
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// batchLen is how many messages body holds when it is a JSON array (a
+// batch), up to one past maxBatch; 0 for anything else, which the SDK
+// judges.
+func batchLen(body []byte) int {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '[' {
+		return 0
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if _, err := dec.Token(); err != nil { // [
+		return 0
+	}
+	n := 0
+	for dec.More() && n <= maxBatch {
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return 0
+		}
+		n++
+	}
+	return n
 }
 
 // mcpMiddleware notes each MCP request's method and tool for the access
@@ -722,9 +761,11 @@ func (s *httpServer) readyz(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "ok\n")
 }
 
-// recorder notes a response's status and size for the access log.
+// recorder notes a response's status and size for the access log, and
+// gives each write writeStall to go out.
 type recorder struct {
 	http.ResponseWriter
+	rc     *http.ResponseController
 	status int
 	bytes  int64
 }
@@ -740,6 +781,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
+	r.rc.SetWriteDeadline(time.Now().Add(writeStall))
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
 	return n, err
@@ -747,6 +789,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 
 // Flush sends what is buffered: server-sent events need it.
 func (r *recorder) Flush() {
+	r.rc.SetWriteDeadline(time.Now().Add(writeStall))
 	if f, ok := r.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -738,3 +738,77 @@ func TestHTTPListenError(t *testing.T) {
 		t.Errorf("got %v, want a listen error", err)
 	}
 }
+
+// TestHTTPBatchLimit: a JSON-RPC batch (protocol 2025-03-26) of more
+// messages than the limit is refused before any runs, in words that say
+// how many may be sent; a small one is answered.
+func TestHTTPBatchLimit(t *testing.T) {
+	s := startHTTP(t, dbtest.SQLite(t, nil), serve.HTTPOptions{}, 0)
+	hc := httpClient(t, "", nil)
+	batch := func(n int) (int, string) {
+		calls := make([]string, n)
+		for i := range calls {
+			calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+1)
+		}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.base+"/mcp", strings.NewReader("["+strings.Join(calls, ",")+"]"))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, body := batch(17); code != http.StatusBadRequest || !strings.Contains(body, "at most 16") {
+		t.Errorf("a batch of 17: %d %q, want 400 saying at most 16", code, body)
+	}
+	if code, body := batch(2); code != http.StatusOK || strings.Count(body, `"id":`) != 2 {
+		t.Errorf("a batch of 2: %d %q, want both answered", code, body)
+	}
+}
+
+// TestHTTPStalledReader: a client that sends a batch whose answers are
+// tens of megabytes, more than the sockets' buffers hold, and stops
+// reading is dropped once a write has waited the stall limit, so the
+// answers it would have held are freed; a client that reads gets them
+// whole.
+func TestHTTPStalledReader(t *testing.T) {
+	defer serve.SetWriteStall(300 * time.Millisecond)()
+	db := dbtest.SQLite(t, &source.Options{Limits: sqlmcp.Limits{MaxBytes: 8 << 20, MaxCellBytes: 64 << 10}})
+	s := startHTTP(t, db, serve.HTTPOptions{}, 0)
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":` +
+		`"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) SELECT hex(randomblob(30000)) FROM n"}}}`
+	calls := make([]string, 4)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(call, i+1)
+	}
+	body := "[" + strings.Join(calls, ",") + "]"
+	addr := strings.TrimPrefix(s.base, "http://")
+	request := "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-03-26\r\n" +
+		fmt.Sprintf("Content-Length: %d\r\nConnection: close\r\n\r\n", len(body)) + body
+	fetch := func(stall time.Duration) int64 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := io.WriteString(c, request); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(stall)
+		c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		n, _ := io.Copy(io.Discard, c)
+		return n
+	}
+	whole := fetch(0)
+	if whole < 32<<20 {
+		t.Fatalf("a reading client got %d bytes; want the batch's tens of megabytes", whole)
+	}
+	if got := fetch(3 * time.Second); got >= whole {
+		t.Errorf("a client that stopped reading for 3s still got all %d bytes; want it dropped", got)
+	}
+}

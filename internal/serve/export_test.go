@@ -1,0 +1,11 @@
+package serve
+
+import "time"
+
+// SetWriteStall sets how long a response's write waits for a client that
+// stopped reading, until the test ends.
+func SetWriteStall(d time.Duration) (restore func()) {
+	old := writeStall
+	writeStall = d
+	return func() { writeStall = old }
+}
