@@ -662,30 +662,24 @@ func secretRelation(r *pg.RangeVar) *Error {
 	return &Error{Reason: "the catalog " + quoteRel(r) + " is not allowed: it shows credentials or the server's files", Hint: hint}
 }
 
-// relationValues judges a table reference by its row type: reading a
-// relation makes, compares, hashes and casts values of its columns' types
-// where the text names none of them (ORDER BY, GROUP BY, to_json of a
-// column, a whole-row reference), so a column whose type then runs a
-// function defined in this database (a domain's CHECK, a cast, a default
-// operator class's support function) makes the relation refused. The
-// functions of extensions' types are left to how those types are read
-// whenever a column of one is.
+// relationValues judges a table reference by its row type: a query
+// compares, hashes and casts values of its columns' types where the text
+// names none of them (ORDER BY, GROUP BY, DISTINCT, joins, to_json of a
+// column), so a column whose type then runs a function defined in this
+// database (PostgresType.Implicit: a default operator class's support
+// function, an implicit cast or a cast to json) makes the relation
+// refused. The functions of extensions' types are left to how those types
+// are read whenever a column of one is.
 func (w *pgWalker) relationValues(r *pg.RangeVar) *Error {
 	t, ok := w.cat.Type(r.Schemaname, r.Relname)
 	if !ok {
 		return nil // a WITH query's name, or what the server will not find
 	}
-	label := "reading " + quoteRel(r) + ", one of whose columns has a type that"
-	for _, f := range t.Calls {
+	for _, f := range t.Implicit {
 		if f.Origin != OriginUser {
 			continue
 		}
-		if e := judgeFunction(label, f, 2, false); e != nil {
-			return e
-		}
-	}
-	for _, check := range t.Checks {
-		if e := w.judgeCheck("a column of "+quoteRel(r)+" has a type that", check); e != nil {
+		if e := judgeFunction("reading "+quoteRel(r)+", one of whose columns has a type that", f, 2, false); e != nil {
 			return e
 		}
 	}

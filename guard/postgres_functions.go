@@ -85,6 +85,13 @@ type PostgresType struct {
 	// constraints' functions when it is a domain, a range's support
 	// functions, and the functions of casts to or from it.
 	Calls []PostgresFunction
+	// Implicit are those of Calls PostgreSQL also runs on values of the
+	// type a query only reads, unnamed: the support functions and
+	// operators of its default btree and hash operator classes (ORDER BY,
+	// GROUP BY, DISTINCT, joins), and its implicit and assignment casts
+	// and casts to json (to_json), as for its elements, fields and
+	// subtype.
+	Implicit []PostgresFunction
 	// Checks are a domain's CHECK constraints, and its base domains', as
 	// pg_get_constraintdef writes them: "CHECK ((VALUE > 0))". The guard
 	// reads them as it reads the query.

@@ -165,9 +165,10 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 	}
 	bases := map[[2]string][2]string{}
 	calls := map[[2]string][]guard.PostgresFunction{} // a type's, by schema and name
-	checks := map[[2]string][]string{}                // a domain's CHECK constraints
-	rels := map[[2]string][2]string{}                 // a row type's relation
-	members := map[[2]string][][2]string{}            // an array's element, a composite's fields, a range's subtype
+	implicit := map[[2]string][]guard.PostgresFunction{}
+	checks := map[[2]string][]string{}     // a domain's CHECK constraints
+	rels := map[[2]string][2]string{}      // a row type's relation
+	members := map[[2]string][][2]string{} // an array's element, a composite's fields, a range's subtype
 	path := map[string]bool{}
 	for _, r := range rows {
 		if k, _ := r[0].(string); k == "p" {
@@ -203,6 +204,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			}
 		case "T":
 			calls[key] = append(calls[key], f)
+		case "O":
+			calls[key] = append(calls[key], f)
+			implicit[key] = append(implicit[key], f)
 		case "M":
 			members[key] = append(members[key], [2]string{s[3], s[4]})
 		case "K":
@@ -221,7 +225,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		}
 	}
 	for key, t := range c.types {
-		t.Calls, t.Checks, t.Relation = calls[key], checks[key], rels[key]
+		t.Calls, t.Implicit, t.Checks, t.Relation = calls[key], implicit[key], checks[key], rels[key]
 		c.types[key] = t
 	}
 	// Making a value of a type makes values of the types it is built on:
@@ -245,6 +249,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			queue = append(queue, members[m]...)
 			mt := c.types[m]
 			t.Calls = append(slices.Clip(t.Calls), mt.Calls...)
+			t.Implicit = append(slices.Clip(t.Implicit), mt.Implicit...)
 			t.Checks = append(slices.Clip(t.Checks), mt.Checks...)
 			if !worse(t, guard.PostgresType{Origin: "-"}) && worse(mt, guard.PostgresType{Origin: "-"}) {
 				t.Origin, t.Allowed = mt.Origin, mt.Allowed
@@ -266,6 +271,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			continue
 		}
 		at.Calls = append(slices.Clip(at.Calls), t.Calls...)
+		at.Implicit = append(slices.Clip(at.Implicit), t.Implicit...)
 		at.Checks = append(slices.Clip(at.Checks), t.Checks...)
 		if at.Relation[1] == "" {
 			at.Relation = t.Relation
@@ -361,9 +367,10 @@ func (c *pgCatalog) ServerVersion() int { return c.version }
 // constraints (every function they use, built in or not, directly or
 // through an operator; built-in ones are not in pg_depend, so the CHECK's
 // own text too, for the guard to read), range support functions, the
-// support functions and operators of a type's default operator classes
-// that are not built in (ORDER BY, GROUP BY, DISTINCT and hash joins call
-// them unasked), and the functions of
+// support functions and operators of a type's default btree and hash
+// operator classes, and its implicit casts and casts to json, that are not
+// built in (ORDER BY, GROUP BY, DISTINCT, joins and to_json run them
+// unasked: kind 'O', also the type's Implicit), and the functions of
 // casts that involve a type or function not built in, kept with the cast's
 // target, or with its source when only the source is not built in (a cast
 // from a user's type to int must not make every int suspect). Then the installed
@@ -449,20 +456,28 @@ CROSS JOIN LATERAL (SELECT c.casttarget WHERE c.casttarget >= 16384 OR c.castsou
 JOIN t ON t.oid = e.oid
 WHERE r.origin <> '' OR c.castsource >= 16384 OR c.casttarget >= 16384
 UNION ALL
-SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+SELECT 'O', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_opclass oc
+JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod
 JOIN t ON t.oid = oc.opcintype
 JOIN pg_catalog.pg_amproc ap ON ap.amprocfamily = oc.opcfamily
 JOIN r ON r.oid = ap.amproc
-WHERE oc.opcdefault AND r.origin <> ''
+WHERE oc.opcdefault AND am.amname IN ('btree', 'hash') AND r.origin <> ''
 UNION ALL
-SELECT 'T', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+SELECT 'O', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_opclass oc
+JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod
 JOIN t ON t.oid = oc.opcintype
 JOIN pg_catalog.pg_amop ao ON ao.amopfamily = oc.opcfamily
 JOIN pg_catalog.pg_operator o ON o.oid = ao.amopopr
 JOIN r ON r.oid = o.oprcode
-WHERE oc.opcdefault AND r.origin <> ''
+WHERE oc.opcdefault AND am.amname IN ('btree', 'hash') AND r.origin <> ''
+UNION ALL
+SELECT 'O', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_cast c
+JOIN r ON r.oid = c.castfunc
+JOIN t ON t.oid = c.castsource
+WHERE c.castsource >= 16384 AND (c.castcontext IN ('i', 'a') OR c.casttarget IN (114, 3802)) AND r.origin <> ''
 UNION ALL
 SELECT 'I', s.typname, d.typname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_cast c

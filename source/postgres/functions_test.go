@@ -146,13 +146,12 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"user function in a subquery", `SELECT * FROM (SELECT twice(id) FROM victim) s`},
 	// A column's type can run a function of the database's where the text
 	// names no type: a default operator class's support function (ORDER BY,
-	// DISTINCT, GROUP BY), a cast to json (to_json), a domain's CHECK (a
-	// whole-row reference made into a record). The relation is refused.
+	// DISTINCT, GROUP BY), a cast to json (to_json). The relation is
+	// refused.
 	{"ORDER BY a type whose operator class is a user's", `SELECT id FROM humours ORDER BY m`},
 	{"DISTINCT over it", `SELECT DISTINCT m FROM humours`},
 	{"through a view", `SELECT m FROM humour_view ORDER BY 1`},
 	{"to_json of a type with a user's cast to json", `SELECT to_json(t) FROM tones`},
-	{"a whole row with a domain column made into a record", `SELECT jsonb_populate_record(h, '{"l": "x"}') FROM holders h`},
 }
 
 // pgAllowedRoutes still run with the hostile objects installed.
@@ -167,6 +166,7 @@ var pgAllowedRoutes = []string{
 	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
+	`SELECT h, l FROM holders ORDER BY l`, // reading a domain's values runs no CHECK
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
