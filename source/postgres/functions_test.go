@@ -166,7 +166,7 @@ var pgAllowedRoutes = []string{
 	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
-	`SELECT h, l FROM holders ORDER BY l`, // reading a domain's values runs no CHECK
+	`SELECT h, l FROM holders ORDER BY l`,    // reading a domain's values runs no CHECK
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
