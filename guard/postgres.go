@@ -206,6 +206,30 @@ func (c policyTypes) Type(schema, name string) (PostgresType, bool) {
 	return t, ok
 }
 
+// RowType is Type for a relation's row type (see rowType).
+func (c policyTypes) RowType(schema, name string) (PostgresType, bool) {
+	t, ok := rowType(c.PostgresCatalog, schema, name)
+	if ok && t.Relation[1] != "" && !rowTypeVisible(c.pol, t) {
+		return PostgresType{}, false
+	}
+	return t, ok
+}
+
+// rowTyper is what a PostgresCatalog implements when looking up the row
+// type of a relation a query reads must not count as a name it lacks (a
+// WITH query's name has none): source reads its catalog again on a miss.
+type rowTyper interface {
+	RowType(schema, name string) (PostgresType, bool)
+}
+
+// rowType looks up the row type of the relation schema.name in cat.
+func rowType(cat PostgresCatalog, schema, name string) (PostgresType, bool) {
+	if r, ok := cat.(rowTyper); ok {
+		return r.RowType(schema, name)
+	}
+	return cat.Type(schema, name)
+}
+
 // rowTypeVisible reports whether the row type t of a relation may be named
 // under pol: only when pol returns the relation and denies none of its
 // columns, since a value of the type (NULL::t, jsonb_populate_record)
@@ -671,7 +695,7 @@ func secretRelation(r *pg.RangeVar) *Error {
 // refused. The functions of extensions' types are left to how those types
 // are read whenever a column of one is.
 func (w *pgWalker) relationValues(r *pg.RangeVar) *Error {
-	t, ok := w.cat.Type(r.Schemaname, r.Relname)
+	t, ok := rowType(w.cat, r.Schemaname, r.Relname)
 	if !ok {
 		return nil // a WITH query's name, or what the server will not find
 	}
@@ -872,6 +896,9 @@ func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 func (w *pgWalker) visit(m protoreflect.Message) *Error {
 	switch n := m.Interface().(type) {
 	case *pg.FuncCall:
+		if e := populates(n); e != nil {
+			return e
+		}
 		return w.function(n.Funcname, len(n.Args), w.grammarMade(n))
 	case *pg.TypeName:
 		var names []string
@@ -971,6 +998,29 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		}
 	}
 	return nil
+}
+
+// pgPopulators make a new value of their first argument's type, a row
+// type, from JSON or hstore: making it runs its columns' domain CHECKs and
+// input functions.
+var pgPopulators = map[string]bool{
+	"json_populate_record": true, "jsonb_populate_record": true, "json_populate_recordset": true,
+	"jsonb_populate_recordset": true, "populate_record": true, "jsonb_populate_record_valid": true,
+}
+
+// populates refuses a call of a pgPopulators function whose first argument
+// is not a value cast to a named type (NULL::t): the type it makes would be
+// a column's or a whole row's, which the text does not name, so what making
+// it runs could not be judged.
+func populates(n *pg.FuncCall) *Error {
+	_, name := qualifiedName(n.Funcname)
+	if !pgPopulators[strings.ToLower(name)] || len(n.Args) == 0 || n.Args[0].GetTypeCast() != nil {
+		return nil
+	}
+	return &Error{
+		Reason: name + "() makes a value of its first argument's type, and the query does not name that type",
+		Hint:   "Name the row type with a cast: " + name + "(NULL::the_table, ...)",
+	}
 }
 
 // lockWords spells each row-locking strength.

@@ -694,3 +694,9 @@ func (r *recordMisses) Type(schema, name string) (guard.PostgresType, bool) {
 	r.missed = r.missed || !ok
 	return t, ok
 }
+
+// RowType is Type for the row type of a relation a query reads, which is
+// not a miss when absent: the name may be a WITH query's.
+func (r *recordMisses) RowType(schema, name string) (guard.PostgresType, bool) {
+	return r.PostgresCatalog.Type(schema, name)
+}

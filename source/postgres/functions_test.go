@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
@@ -152,6 +154,10 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"DISTINCT over it", `SELECT DISTINCT m FROM humours`},
 	{"through a view", `SELECT m FROM humour_view ORDER BY 1`},
 	{"to_json of a type with a user's cast to json", `SELECT to_json(t) FROM tones`},
+	// A populate function makes a value of its first argument's type: a
+	// whole row's, or a composite column's, whose domain CHECKs then run.
+	{"a whole row made into a record", `SELECT jsonb_populate_record(h, '{"l": "x"}') FROM holders h`},
+	{"a composite column made into a record", `SELECT json_populate_record(h, '{"b": "x"}') FROM holders`},
 }
 
 // pgAllowedRoutes still run with the hostile objects installed.
@@ -228,6 +234,28 @@ func TestPostgresImplicitUserCast(t *testing.T) {
 	allowed := dbtest.Open(t, dsn, &source.Options{AllowFunctions: []string{"public.int_to_date"}})
 	if _, err := allowed.Query(t.Context(), `SELECT 1`, 0); err != nil {
 		t.Errorf("with the function allowed: %v", err)
+	}
+}
+
+// TestPostgresReloadOnOneConnection: with one connection, held by the
+// call, a name the catalog lacks reads the catalog again on that
+// connection: the answer is the guard's, not a wait for another
+// connection until the timeout.
+func TestPostgresReloadOnOneConnection(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	db := dbtest.Open(t, dsn, &source.Options{MaxConns: 1, Limits: sqlmcp.Limits{Timeout: time.Minute}})
+	if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
+		t.Fatal(err)
+	}
+	dbtest.PostgresExec(t, dsn, `CREATE FUNCTION made_later() RETURNS int LANGUAGE sql AS 'SELECT 1'`)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for sql, want := range map[string]string{"SELECT made_later()": "defined in this database", "SELECT no_such_function()": "no function named"} {
+		_, err := db.Query(ctx, sql, 0)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Error(), want) {
+			t.Errorf("%s: got %v, want the guard's refusal saying %q", sql, err, want)
+		}
 	}
 }
 

@@ -91,7 +91,7 @@ func TestCatalogFor(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel2()
-	if _, err := p.check(ctx2, "SELECT count(*) FROM pg_catalog.pg_class", 0, true, false); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := p.check(ctx2, nil, "SELECT count(*) FROM pg_catalog.pg_class", 0, true, false); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("sqlmcp's own read that is not a read of the start, while loading: %v, want it to wait", err)
 	}
 	p.loadErr = errors.New("reading the function catalog: boom")
@@ -104,7 +104,7 @@ func TestCatalogFor(t *testing.T) {
 	if err := p.Settle(t.Context()); err != p.loadErr {
 		t.Errorf("Settle after a failed read: %v", err)
 	}
-	if _, err := p.check(t.Context(), "SELECT 1", 0, false, false); err != p.loadErr {
+	if _, err := p.check(t.Context(), nil, "SELECT 1", 0, false, false); err != p.loadErr {
 		t.Errorf("check after a failed read: %v", err)
 	}
 }
@@ -137,7 +137,7 @@ func TestFunctionCatalogReadLate(t *testing.T) {
 	}
 	p := open(2)
 	for sql := range pgStartReads {
-		if _, err := p.check(t.Context(), sql, 0, true, true); err != nil {
+		if _, err := p.check(t.Context(), nil, sql, 0, true, true); err != nil {
 			t.Fatalf("a read of the start: %v", err)
 		}
 	}
@@ -147,7 +147,7 @@ func TestFunctionCatalogReadLate(t *testing.T) {
 	closed(p)
 
 	p = open(2)
-	if _, err := p.check(t.Context(), "SELECT 1", 0, false, false); err != nil {
+	if _, err := p.check(t.Context(), nil, "SELECT 1", 0, false, false); err != nil {
 		t.Fatal(err)
 	}
 	if !p.loadBegun.Load() || p.cat.Load() == bootstrapCatalog {

@@ -506,7 +506,7 @@ type conn struct {
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.Postgres, Own: st.Own})
 	c.p.freshen(gctx, c.c)
-	ps, err := c.p.check(gctx, st.SQL, st.Fetch, st.Own || st.Builtin, st.Own && pgStartReads[st.SQL])
+	ps, err := c.p.check(gctx, c.c, st.SQL, st.Fetch, st.Own || st.Builtin, st.Own && pgStartReads[st.SQL])
 	span.End(-1, err)
 	if err != nil {
 		return err
@@ -548,7 +548,10 @@ func (p *backend) classify(err error) error {
 // sqlmcp's own. When the guard met a function or operator the catalog does
 // not know, the catalog is reloaded once and sql checked again, so
 // functions created after Open can be judged.
-func (p *backend) check(ctx context.Context, sql string, limit int, own, startRead bool) (pgStatement, error) {
+//
+// c, when not nil, is the call's connection, which a reload reads on: the
+// pool may have no other to give (--max-conns 1).
+func (p *backend) check(ctx context.Context, c *pgxpool.Conn, sql string, limit int, own, startRead bool) (pgStatement, error) {
 	var pol guard.PolicyCatalog
 	var gen uint64 // 0: judged under no policy
 	if pp := p.policy.Load(); pp != nil && !own {
@@ -583,7 +586,13 @@ func (p *backend) check(ctx context.Context, sql string, limit int, own, startRe
 		}
 		p.reloadMu.Lock()
 		if p.cat.Load() == cat { // nobody reloaded it meanwhile
-			if lerr := p.loadCatalog(ctx); lerr != nil {
+			var lerr error
+			if c != nil {
+				lerr = p.loadCatalogKeep(ctx, c)
+			} else {
+				lerr = p.loadCatalog(ctx)
+			}
+			if lerr != nil {
 				p.reloadMu.Unlock()
 				return st, err // the guard's refusal stands
 			}
