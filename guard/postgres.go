@@ -919,6 +919,9 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 			return w.operator("", "<=")
 		}
 		if len(n.Name) > 0 {
+			if e := populatesByOperator(n); e != nil {
+				return e
+			}
 			return w.operator(qualifiedName(n.Name))
 		}
 	case *pg.SubLink: // x op ANY (SELECT ...)
@@ -1020,6 +1023,18 @@ func populates(n *pg.FuncCall) *Error {
 	return &Error{
 		Reason: name + "() makes a value of its first argument's type, and the query does not name that type",
 		Hint:   "Name the row type with a cast: " + name + "(NULL::the_table, ...)",
+	}
+}
+
+// populatesByOperator refuses hstore's record #= hstore, populate_record
+// as an operator, unless its record is a value cast to a named type.
+func populatesByOperator(n *pg.A_Expr) *Error {
+	if _, op := qualifiedName(n.Name); op != "#=" || n.Lexpr == nil || n.Lexpr.GetTypeCast() != nil {
+		return nil
+	}
+	return &Error{
+		Reason: "#= makes a value of its left side's type, and the query does not name that type",
+		Hint:   "Name the row type with a cast: NULL::the_table #= ...",
 	}
 }
 

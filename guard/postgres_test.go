@@ -288,6 +288,32 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 	}
 }
 
+// TestCheckPostgresPopulate: the functions and the operator that make a
+// value of a row type from JSON or hstore must be given the type named.
+func TestCheckPostgresPopulate(t *testing.T) {
+	lenient := &fakeCatalog{everythingImmutable: true}
+	for _, sql := range []string{
+		`SELECT jsonb_populate_record(t, '{}') FROM t`,
+		`SELECT json_populate_recordset(c, '[]') FROM t`,
+		`SELECT * FROM pg_catalog.jsonb_populate_record(t.*, '{}')`,
+		`SELECT populate_record(t, 'a=>1') FROM t`,
+		`SELECT t #= 'a=>1'::hstore FROM t`,
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err == nil || !strings.Contains(err.Error(), "does not name that type") {
+			t.Errorf("CheckPostgres(%q) = %v, want it refused", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		`SELECT jsonb_populate_record(NULL::t, '{}')`,
+		`SELECT * FROM json_populate_recordset(NULL::t, '[]')`,
+		`SELECT NULL::t #= 'a=>1'::hstore`,
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err != nil {
+			t.Errorf("CheckPostgres(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
+
 func TestCheckPostgresFunctionNames(t *testing.T) {
 	// Every spelling of a denied name is refused, and the deny list holds
 	// even when the catalog calls the function immutable.
