@@ -460,17 +460,10 @@ SELECT 'O', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_opclass oc
 JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod
 JOIN t ON t.oid = oc.opcintype
-JOIN pg_catalog.pg_amproc ap ON ap.amprocfamily = oc.opcfamily
-JOIN r ON r.oid = ap.amproc
-WHERE oc.opcdefault AND am.amname IN ('btree', 'hash') AND r.origin <> ''
-UNION ALL
-SELECT 'O', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
-FROM pg_catalog.pg_opclass oc
-JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod
-JOIN t ON t.oid = oc.opcintype
-JOIN pg_catalog.pg_amop ao ON ao.amopfamily = oc.opcfamily
-JOIN pg_catalog.pg_operator o ON o.oid = ao.amopopr
-JOIN r ON r.oid = o.oprcode
+CROSS JOIN LATERAL (SELECT ap.amproc FROM pg_catalog.pg_amproc ap WHERE ap.amprocfamily = oc.opcfamily
+	UNION ALL SELECT o.oprcode FROM pg_catalog.pg_amop ao JOIN pg_catalog.pg_operator o ON o.oid = ao.amopopr
+	WHERE ao.amopfamily = oc.opcfamily) AS f (oid)
+JOIN r ON r.oid = f.oid
 WHERE oc.opcdefault AND am.amname IN ('btree', 'hash') AND r.origin <> ''
 UNION ALL
 SELECT 'O', t.nspname, t.typname, r.nspname, r.proname, r.provolatile, r.origin
