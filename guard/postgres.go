@@ -185,6 +185,14 @@ type policyTypes struct {
 	pol PolicyCatalog
 }
 
+// TextSearch passes the catalog's text search configurations through.
+func (c policyTypes) TextSearch(schema, name string) []PostgresFunction {
+	if ts, ok := c.PostgresCatalog.(PostgresTextSearch); ok {
+		return ts.TextSearch(schema, name)
+	}
+	return nil
+}
+
 // OperatorAllowed and AllowOperator pass the memo through: a policy
 // hides no operator.
 func (c policyTypes) OperatorAllowed(schema, name string) bool {
@@ -899,6 +907,9 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if e := populates(n); e != nil {
 			return e
 		}
+		if e := w.textSearch(n); e != nil {
+			return e
+		}
 		return w.function(n.Funcname, len(n.Args), w.grammarMade(n))
 	case *pg.TypeName:
 		var names []string
@@ -921,6 +932,12 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if len(n.Name) > 0 {
 			if e := populatesByOperator(n); e != nil {
 				return e
+			}
+			if _, op := qualifiedName(n.Name); op == "@@" || op == "@@@" {
+				// text @@ text parses both sides by the default configuration.
+				if e := w.textSearchConfig("", ""); e != nil {
+					return e
+				}
 			}
 			return w.operator(qualifiedName(n.Name))
 		}
@@ -1024,6 +1041,78 @@ func populates(n *pg.FuncCall) *Error {
 		Reason: name + "() makes a value of its first argument's type, and the query does not name that type",
 		Hint:   "Name the row type with a cast: " + name + "(NULL::the_table, ...)",
 	}
+}
+
+// PostgresTextSearch is what a PostgresCatalog implements when it knows
+// the database's text search configurations: TextSearch returns the
+// functions, not built in, that parsing text by the configuration
+// schema.name runs (its parser's and its dictionaries' templates'); schema
+// "" for any of that name, both "" for default_text_search_config, and
+// name "*" for every configuration.
+type PostgresTextSearch interface {
+	TextSearch(schema, name string) []PostgresFunction
+}
+
+// pgTextSearchFuncs take a text search configuration, first, or else
+// parse by the default one.
+var pgTextSearchFuncs = map[string]bool{
+	"to_tsvector": true, "to_tsquery": true, "plainto_tsquery": true, "phraseto_tsquery": true,
+	"websearch_to_tsquery": true, "ts_headline": true, "json_to_tsvector": true, "jsonb_to_tsvector": true,
+	"ts_debug": true,
+}
+
+// textSearch judges a call that parses text by a text search
+// configuration: the one its first argument names, when that is written
+// out; every one, when it is computed; and the default one as well, since
+// some of these functions take the configuration only optionally.
+func (w *pgWalker) textSearch(n *pg.FuncCall) *Error {
+	_, name := qualifiedName(n.Funcname)
+	if !pgTextSearchFuncs[strings.ToLower(name)] {
+		return nil
+	}
+	if e := w.textSearchConfig("", ""); e != nil {
+		return e
+	}
+	if len(n.Args) < 2 {
+		return nil
+	}
+	first := n.Args[0]
+	if tc := first.GetTypeCast(); tc != nil {
+		first = tc.Arg
+	}
+	if c := first.GetAConst(); c != nil {
+		if s := c.GetSval(); s != nil {
+			schema, cfg, ok := strings.Cut(s.Sval, ".")
+			if !ok {
+				schema, cfg = "", s.Sval
+			}
+			return w.textSearchConfig(schema, cfg)
+		}
+		return nil // not a name: the call takes no configuration
+	}
+	return w.textSearchConfig("", "*")
+}
+
+// textSearchConfig judges parsing by the configuration schema.name (see
+// PostgresTextSearch).
+func (w *pgWalker) textSearchConfig(schema, name string) *Error {
+	ts, ok := w.cat.(PostgresTextSearch)
+	if !ok {
+		return nil
+	}
+	label := "the text search configuration " + name
+	switch name {
+	case "":
+		label = "the default text search configuration (default_text_search_config)"
+	case "*":
+		label = "a text search configuration named by a computed value"
+	}
+	for _, f := range ts.TextSearch(schema, name) {
+		if e := judgeFunction(label+", which", f, 2, false); e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 // populatesByOperator refuses hstore's record #= hstore, populate_record

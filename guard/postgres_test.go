@@ -648,3 +648,34 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 		t.Error("crosstab was allowed by name")
 	}
 }
+
+// textSearchCatalog is a catalog whose default text search configuration
+// runs a function of an extension not vetted.
+type textSearchCatalog struct{ *fakeCatalog }
+
+func (textSearchCatalog) TextSearch(schema, name string) []guard.PostgresFunction {
+	if name == "" || name == "*" || name == "intcfg" {
+		return []guard.PostgresFunction{{Schema: "public", Name: "dintdict_lexize", Volatility: 'i', Origin: "dict_int"}}
+	}
+	return nil
+}
+
+// TestCheckPostgresTextSearch: parsing text by the default configuration
+// (one-argument calls, text @@ text) judges that configuration's
+// functions, as a named or computed one is judged.
+func TestCheckPostgresTextSearch(t *testing.T) {
+	cat := textSearchCatalog{&fakeCatalog{everythingImmutable: true}}
+	for _, sql := range []string{
+		`SELECT to_tsvector('a b')`,
+		`SELECT 'a b' @@ 'a'`,
+		`SELECT plainto_tsquery('intcfg', 'a')`,
+		`SELECT ts_headline(c, 'a', 'a'::tsquery) FROM t`,
+	} {
+		if err := guard.CheckPostgres(sql, cat); err == nil || !strings.Contains(err.Error(), "dict_int") {
+			t.Errorf("CheckPostgres(%q) = %v, want the configuration refused", sql, err)
+		}
+	}
+	if err := guard.CheckPostgres(`SELECT to_tsvector('a b')`, &fakeCatalog{everythingImmutable: true}); err != nil {
+		t.Errorf("without configurations to judge: %v", err)
+	}
+}

@@ -25,6 +25,11 @@ type pgCatalog struct {
 	anyTypes         map[string]guard.PostgresType // name, in a schema of the search path
 	extensions       map[string]bool               // installed
 	version          int
+	// tsConfigs are the text search configurations whose parser's or
+	// dictionaries' functions are not built in, with those functions, and
+	// tsDefault default_text_search_config ("pg_catalog.english").
+	tsConfigs map[[2]string][]guard.PostgresFunction
+	tsDefault string
 	// stamp is pgStampSQL's answer, read just before the catalog was.
 	stamp string
 	// unseen refuses every statement of the model's while the database
@@ -159,6 +164,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		funcs: map[[2]string][]guard.PostgresFunction{}, ops: map[[2]string][]guard.PostgresFunction{},
 		anyFuncs: map[string][]guard.PostgresFunction{}, anyOps: map[string][]guard.PostgresFunction{},
 		types: map[[2]string]guard.PostgresType{}, extensions: map[string]bool{},
+		tsConfigs: map[[2]string][]guard.PostgresFunction{},
 	}
 	if allow == nil {
 		allow = &pgAllow{}
@@ -222,6 +228,10 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			c.extensions[key[1]] = true
 		case "v":
 			c.version, _ = strconv.Atoi(key[1])
+		case "d":
+			c.tsDefault = key[1]
+		case "C":
+			c.tsConfigs[key] = append(c.tsConfigs[key], f)
 		}
 	}
 	for key, t := range c.types {
@@ -358,6 +368,20 @@ func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
 // ServerVersion is the server's server_version_num.
 func (c *pgCatalog) ServerVersion() int { return c.version }
 
+// TextSearch answers guard.PostgresTextSearch from pg_ts_config.
+func (c *pgCatalog) TextSearch(schema, name string) []guard.PostgresFunction {
+	if schema == "" && name == "" {
+		schema, name, _ = strings.Cut(c.tsDefault, ".")
+	}
+	var out []guard.PostgresFunction
+	for key, fns := range c.tsConfigs {
+		if name == "*" || strings.EqualFold(key[1], name) && (schema == "" || key[0] == schema) {
+			out = append(out, fns...)
+		}
+	}
+	return out
+}
+
 // pgCatalogSQL reads, for the guard, every function (its volatility and
 // origin: ” built in, an extension's name, '-' the database's own; kind
 // 'F' rather than 'f' for one that looks catalog objects up), the
@@ -489,7 +513,27 @@ SELECT 'e', '', extname, '', '', 'i', '' FROM pg_catalog.pg_extension
 UNION ALL
 SELECT 'p', '', s, '', '', 'i', '' FROM unnest(current_schemas(true)) AS s
 UNION ALL
-SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'`
+SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'
+UNION ALL
+SELECT 'd', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'default_text_search_config'
+UNION ALL
+SELECT 'C', cn.nspname, c.cfgname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_ts_config c
+JOIN pg_catalog.pg_namespace cn ON cn.oid = c.cfgnamespace
+JOIN pg_catalog.pg_ts_parser p ON p.oid = c.cfgparser
+CROSS JOIN LATERAL (VALUES (p.prsstart), (p.prstoken), (p.prsend), (p.prsheadline), (p.prslextype)) AS f (oid)
+JOIN r ON r.oid = f.oid
+WHERE r.origin <> ''
+UNION ALL
+SELECT 'C', cn.nspname, c.cfgname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_ts_config c
+JOIN pg_catalog.pg_namespace cn ON cn.oid = c.cfgnamespace
+JOIN pg_catalog.pg_ts_config_map m ON m.mapcfg = c.oid
+JOIN pg_catalog.pg_ts_dict d ON d.oid = m.mapdict
+JOIN pg_catalog.pg_ts_template tm ON tm.oid = d.dicttemplate
+CROSS JOIN LATERAL (VALUES (tm.tmplinit), (tm.tmpllexize)) AS f (oid)
+JOIN r ON r.oid = f.oid
+WHERE r.origin <> ''`
 
 // pgLookupTypes are the OIDs of the reg* types (regproc, regprocedure,
 // regoper, regoperator, regclass, regtype, regconfig, regdictionary,
@@ -666,6 +710,14 @@ func (r *recordMisses) Operators(schema, name string) []guard.PostgresFunction {
 	fns := r.PostgresCatalog.Operators(schema, name)
 	r.missed = r.missed || len(fns) == 0
 	return fns
+}
+
+// TextSearch passes the catalog's text search configurations through.
+func (r *recordMisses) TextSearch(schema, name string) []guard.PostgresFunction {
+	if ts, ok := r.PostgresCatalog.(guard.PostgresTextSearch); ok {
+		return ts.TextSearch(schema, name)
+	}
+	return nil
 }
 
 // OperatorAllowed and AllowOperator pass the guard's memo through to

@@ -25,6 +25,9 @@ import (
 // from another session: an advisory lock, a row in victim, a file.
 const pgHostileSetup = `
 CREATE EXTENSION tablefunc; CREATE EXTENSION xml2; CREATE EXTENSION dblink; CREATE EXTENSION adminpack;
+CREATE EXTENSION dict_int;
+CREATE TEXT SEARCH CONFIGURATION intcfg (COPY = simple);
+ALTER TEXT SEARCH CONFIGURATION intcfg ALTER MAPPING FOR int, uint WITH intdict;
 CREATE EXTENSION pg_trgm;
 CREATE TABLE victim (id int);
 CREATE TABLE pairs (r text, c text, v text); INSERT INTO pairs VALUES ('r', 'c', 'v');
@@ -154,6 +157,11 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"DISTINCT over it", `SELECT DISTINCT m FROM humours`},
 	{"through a view", `SELECT m FROM humour_view ORDER BY 1`},
 	{"to_json of a type with a user's cast to json", `SELECT to_json(t) FROM tones`},
+	// A text search configuration runs its parser's and dictionaries'
+	// functions, here an extension's not vetted.
+	{"a configuration named by text", `SELECT to_tsvector('intcfg', '123456 abc')`},
+	{"a configuration cast", `SELECT to_tsquery('public.intcfg'::regconfig, '123456')`},
+	{"a configuration computed", `SELECT to_tsvector(lower('INTCFG')::regconfig, '123456')`},
 	// A populate function makes a value of its first argument's type: a
 	// whole row's, or a composite column's, whose domain CHECKs then run.
 	{"a whole row made into a record", `SELECT jsonb_populate_record(h, '{"l": "x"}') FROM holders h`},
@@ -172,6 +180,7 @@ var pgAllowedRoutes = []string{
 	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
+	`SELECT to_tsvector('simple', 'a b'), to_tsvector('english', 'cats'), 'a b'::tsvector @@ 'a'::tsquery`,
 	`SELECT h, l FROM holders ORDER BY l`,    // reading a domain's values runs no CHECK
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
