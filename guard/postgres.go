@@ -185,10 +185,18 @@ type policyTypes struct {
 	pol PolicyCatalog
 }
 
-// TextSearch passes the catalog's text search configurations through.
+// TextSearch and TextSearchDictionary pass the catalog's text search
+// configurations and dictionaries through.
 func (c policyTypes) TextSearch(schema, name string) []PostgresFunction {
 	if ts, ok := c.PostgresCatalog.(PostgresTextSearch); ok {
 		return ts.TextSearch(schema, name)
+	}
+	return nil
+}
+
+func (c policyTypes) TextSearchDictionary(schema, name string) []PostgresFunction {
+	if ts, ok := c.PostgresCatalog.(PostgresTextSearch); ok {
+		return ts.TextSearchDictionary(schema, name)
 	}
 	return nil
 }
@@ -935,7 +943,7 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 			}
 			if _, op := qualifiedName(n.Name); op == "@@" || op == "@@@" {
 				// text @@ text parses both sides by the default configuration.
-				if e := w.textSearchConfig("", ""); e != nil {
+				if e := w.textSearchConfig(false, "", ""); e != nil {
 					return e
 				}
 			}
@@ -1051,6 +1059,9 @@ func populates(n *pg.FuncCall) *Error {
 // name "*" for every configuration.
 type PostgresTextSearch interface {
 	TextSearch(schema, name string) []PostgresFunction
+	// TextSearchDictionary is TextSearch for a dictionary (ts_lexize):
+	// its template's functions.
+	TextSearchDictionary(schema, name string) []PostgresFunction
 }
 
 // pgTextSearchFuncs take a text search configuration, first, or else
@@ -1067,11 +1078,15 @@ var pgTextSearchFuncs = map[string]bool{
 // some of these functions take the configuration only optionally.
 func (w *pgWalker) textSearch(n *pg.FuncCall) *Error {
 	_, name := qualifiedName(n.Funcname)
-	if !pgTextSearchFuncs[strings.ToLower(name)] {
+	lower := strings.ToLower(name)
+	dict := lower == "ts_lexize"
+	if !pgTextSearchFuncs[lower] && !dict {
 		return nil
 	}
-	if e := w.textSearchConfig("", ""); e != nil {
-		return e
+	if !dict {
+		if e := w.textSearchConfig(false, "", ""); e != nil {
+			return e
+		}
 	}
 	if len(n.Args) < 2 {
 		return nil
@@ -1086,28 +1101,32 @@ func (w *pgWalker) textSearch(n *pg.FuncCall) *Error {
 			if !ok {
 				schema, cfg = "", s.Sval
 			}
-			return w.textSearchConfig(schema, cfg)
+			return w.textSearchConfig(dict, schema, cfg)
 		}
 		return nil // not a name: the call takes no configuration
 	}
-	return w.textSearchConfig("", "*")
+	return w.textSearchConfig(dict, "", "*")
 }
 
-// textSearchConfig judges parsing by the configuration schema.name (see
-// PostgresTextSearch).
-func (w *pgWalker) textSearchConfig(schema, name string) *Error {
+// textSearchConfig judges parsing by the configuration schema.name, or
+// the dictionary when dict is set (see PostgresTextSearch).
+func (w *pgWalker) textSearchConfig(dict bool, schema, name string) *Error {
 	ts, ok := w.cat.(PostgresTextSearch)
 	if !ok {
 		return nil
 	}
-	label := "the text search configuration " + name
+	what, lookup := "configuration", ts.TextSearch
+	if dict {
+		what, lookup = "dictionary", ts.TextSearchDictionary
+	}
+	label := "the text search " + what + " " + name
 	switch name {
 	case "":
 		label = "the default text search configuration (default_text_search_config)"
 	case "*":
-		label = "a text search configuration named by a computed value"
+		label = "a text search " + what + " named by a computed value"
 	}
-	for _, f := range ts.TextSearch(schema, name) {
+	for _, f := range lookup(schema, name) {
 		if e := judgeFunction(label+", which", f, 2, false); e != nil {
 			return e
 		}

@@ -660,6 +660,13 @@ func (textSearchCatalog) TextSearch(schema, name string) []guard.PostgresFunctio
 	return nil
 }
 
+func (c textSearchCatalog) TextSearchDictionary(schema, name string) []guard.PostgresFunction {
+	if name == "*" || name == "intdict" {
+		return c.TextSearch("", "intcfg")
+	}
+	return nil
+}
+
 // TestCheckPostgresTextSearch: parsing text by the default configuration
 // (one-argument calls, text @@ text) judges that configuration's
 // functions, as a named or computed one is judged.
@@ -670,6 +677,8 @@ func TestCheckPostgresTextSearch(t *testing.T) {
 		`SELECT 'a b' @@ 'a'`,
 		`SELECT plainto_tsquery('intcfg', 'a')`,
 		`SELECT ts_headline(c, 'a', 'a'::tsquery) FROM t`,
+		`SELECT ts_lexize('intdict', '123456')`,
+		`SELECT ts_lexize(d::regdictionary, '1') FROM t`,
 	} {
 		if err := guard.CheckPostgres(sql, cat); err == nil || !strings.Contains(err.Error(), "dict_int") {
 			t.Errorf("CheckPostgres(%q) = %v, want the configuration refused", sql, err)

@@ -30,6 +30,9 @@ type pgCatalog struct {
 	// tsDefault default_text_search_config ("pg_catalog.english").
 	tsConfigs map[[2]string][]guard.PostgresFunction
 	tsDefault string
+	// tsDicts are the text search dictionaries whose template's functions
+	// are not built in, with those functions.
+	tsDicts map[[2]string][]guard.PostgresFunction
 	// stamp is pgStampSQL's answer, read just before the catalog was.
 	stamp string
 	// unseen refuses every statement of the model's while the database
@@ -164,7 +167,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		funcs: map[[2]string][]guard.PostgresFunction{}, ops: map[[2]string][]guard.PostgresFunction{},
 		anyFuncs: map[string][]guard.PostgresFunction{}, anyOps: map[string][]guard.PostgresFunction{},
 		types: map[[2]string]guard.PostgresType{}, extensions: map[string]bool{},
-		tsConfigs: map[[2]string][]guard.PostgresFunction{},
+		tsConfigs: map[[2]string][]guard.PostgresFunction{}, tsDicts: map[[2]string][]guard.PostgresFunction{},
 	}
 	if allow == nil {
 		allow = &pgAllow{}
@@ -232,6 +235,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			c.tsDefault = key[1]
 		case "C":
 			c.tsConfigs[key] = append(c.tsConfigs[key], f)
+		case "D":
+			c.tsDicts[key] = append(c.tsDicts[key], f)
 		}
 	}
 	for key, t := range c.types {
@@ -373,8 +378,19 @@ func (c *pgCatalog) TextSearch(schema, name string) []guard.PostgresFunction {
 	if schema == "" && name == "" {
 		schema, name, _ = strings.Cut(c.tsDefault, ".")
 	}
+	return tsLookup(c.tsConfigs, schema, name)
+}
+
+// TextSearchDictionary answers guard.PostgresTextSearch from pg_ts_dict.
+func (c *pgCatalog) TextSearchDictionary(schema, name string) []guard.PostgresFunction {
+	return tsLookup(c.tsDicts, schema, name)
+}
+
+// tsLookup is the functions of the configurations or dictionaries in m
+// named schema.name (schema "": in any schema; name "*": every one).
+func tsLookup(m map[[2]string][]guard.PostgresFunction, schema, name string) []guard.PostgresFunction {
 	var out []guard.PostgresFunction
-	for key, fns := range c.tsConfigs {
+	for key, fns := range m {
 		if name == "*" || strings.EqualFold(key[1], name) && (schema == "" || key[0] == schema) {
 			out = append(out, fns...)
 		}
@@ -530,6 +546,14 @@ FROM pg_catalog.pg_ts_config c
 JOIN pg_catalog.pg_namespace cn ON cn.oid = c.cfgnamespace
 JOIN pg_catalog.pg_ts_config_map m ON m.mapcfg = c.oid
 JOIN pg_catalog.pg_ts_dict d ON d.oid = m.mapdict
+JOIN pg_catalog.pg_ts_template tm ON tm.oid = d.dicttemplate
+CROSS JOIN LATERAL (VALUES (tm.tmplinit), (tm.tmpllexize)) AS f (oid)
+JOIN r ON r.oid = f.oid
+WHERE r.origin <> ''
+UNION ALL
+SELECT 'D', dn.nspname, d.dictname, r.nspname, r.proname, r.provolatile, r.origin
+FROM pg_catalog.pg_ts_dict d
+JOIN pg_catalog.pg_namespace dn ON dn.oid = d.dictnamespace
 JOIN pg_catalog.pg_ts_template tm ON tm.oid = d.dicttemplate
 CROSS JOIN LATERAL (VALUES (tm.tmplinit), (tm.tmpllexize)) AS f (oid)
 JOIN r ON r.oid = f.oid
@@ -712,10 +736,18 @@ func (r *recordMisses) Operators(schema, name string) []guard.PostgresFunction {
 	return fns
 }
 
-// TextSearch passes the catalog's text search configurations through.
+// TextSearch and TextSearchDictionary pass the catalog's text search
+// configurations and dictionaries through.
 func (r *recordMisses) TextSearch(schema, name string) []guard.PostgresFunction {
 	if ts, ok := r.PostgresCatalog.(guard.PostgresTextSearch); ok {
 		return ts.TextSearch(schema, name)
+	}
+	return nil
+}
+
+func (r *recordMisses) TextSearchDictionary(schema, name string) []guard.PostgresFunction {
+	if ts, ok := r.PostgresCatalog.(guard.PostgresTextSearch); ok {
+		return ts.TextSearchDictionary(schema, name)
 	}
 	return nil
 }

@@ -162,6 +162,7 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"a configuration named by text", `SELECT to_tsvector('intcfg', '123456 abc')`},
 	{"a configuration cast", `SELECT to_tsquery('public.intcfg'::regconfig, '123456')`},
 	{"a configuration computed", `SELECT to_tsvector(lower('INTCFG')::regconfig, '123456')`},
+	{"a dictionary", `SELECT ts_lexize('intdict', '123456')`},
 	// A populate function makes a value of its first argument's type: a
 	// whole row's, or a composite column's, whose domain CHECKs then run.
 	{"a whole row made into a record", `SELECT jsonb_populate_record(h, '{"l": "x"}') FROM holders h`},
@@ -180,7 +181,7 @@ var pgAllowedRoutes = []string{
 	`SELECT '2024-01-01'::date + 1, CAST('12' AS int), '1 day'::interval, 'x'::text COLLATE "C"`,
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
-	`SELECT to_tsvector('simple', 'a b'), to_tsvector('english', 'cats'), 'a b'::tsvector @@ 'a'::tsquery`,
+	`SELECT to_tsvector('simple', 'a b'), to_tsvector('english', 'cats'), 'a b'::tsvector @@ 'a'::tsquery, ts_lexize('english_stem', 'cats')`,
 	`SELECT h, l FROM holders ORDER BY l`,    // reading a domain's values runs no CHECK
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
