@@ -37,7 +37,7 @@ type pgCatalog struct {
 	stamp string
 	// unseen refuses every statement of the model's while the database
 	// has an implicit cast between built-in types through a function the
-	// guard does not allow (see implicitCasts); nil when it has none.
+	// guard does not allow (see implicitCast); nil when it has none.
 	unseen *guard.Error
 	// verdicts remembers the statements the guard accepted under this
 	// catalog; a reloaded catalog starts with none.
@@ -439,6 +439,14 @@ const pgCatalogSQL = `WITH r AS (
 	JOIN pg_catalog.pg_namespace n ON n.oid = ty.typnamespace
 	LEFT JOIN pg_catalog.pg_depend d ON d.classid = 1247 AND d.objid = ty.oid AND d.deptype = 'e'
 	LEFT JOIN pg_catalog.pg_extension x ON x.oid = d.refobjid
+), dt AS (
+	SELECT d.oid, dn.nspname AS dictschema, d.dictname, r.nspname, r.proname, r.provolatile, r.origin
+	FROM pg_catalog.pg_ts_dict d
+	JOIN pg_catalog.pg_namespace dn ON dn.oid = d.dictnamespace
+	JOIN pg_catalog.pg_ts_template tm ON tm.oid = d.dicttemplate
+	CROSS JOIN LATERAL (VALUES (tm.tmplinit), (tm.tmpllexize)) AS f (oid)
+	JOIN r ON r.oid = f.oid
+	WHERE r.origin <> ''
 )
 SELECT kind, nspname, proname, nspname, proname, provolatile, origin FROM r
 UNION ALL
@@ -541,23 +549,13 @@ CROSS JOIN LATERAL (VALUES (p.prsstart), (p.prstoken), (p.prsend), (p.prsheadlin
 JOIN r ON r.oid = f.oid
 WHERE r.origin <> ''
 UNION ALL
-SELECT 'C', cn.nspname, c.cfgname, r.nspname, r.proname, r.provolatile, r.origin
+SELECT 'C', cn.nspname, c.cfgname, dt.nspname, dt.proname, dt.provolatile, dt.origin
 FROM pg_catalog.pg_ts_config c
 JOIN pg_catalog.pg_namespace cn ON cn.oid = c.cfgnamespace
 JOIN pg_catalog.pg_ts_config_map m ON m.mapcfg = c.oid
-JOIN pg_catalog.pg_ts_dict d ON d.oid = m.mapdict
-JOIN pg_catalog.pg_ts_template tm ON tm.oid = d.dicttemplate
-CROSS JOIN LATERAL (VALUES (tm.tmplinit), (tm.tmpllexize)) AS f (oid)
-JOIN r ON r.oid = f.oid
-WHERE r.origin <> ''
+JOIN dt ON dt.oid = m.mapdict
 UNION ALL
-SELECT 'D', dn.nspname, d.dictname, r.nspname, r.proname, r.provolatile, r.origin
-FROM pg_catalog.pg_ts_dict d
-JOIN pg_catalog.pg_namespace dn ON dn.oid = d.dictnamespace
-JOIN pg_catalog.pg_ts_template tm ON tm.oid = d.dicttemplate
-CROSS JOIN LATERAL (VALUES (tm.tmplinit), (tm.tmpllexize)) AS f (oid)
-JOIN r ON r.oid = f.oid
-WHERE r.origin <> ''`
+SELECT 'D', dictschema, dictname, nspname, proname, provolatile, origin FROM dt`
 
 // pgLookupTypes are the OIDs of the reg* types (regproc, regprocedure,
 // regoper, regoperator, regclass, regtype, regconfig, regdictionary,
