@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
@@ -130,7 +131,7 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	b := &backend{sb: sb, limits: cfg.Limits, views: views, left: newLeft()}
+	b := &backend{sb: sb, limits: cfg.Limits, views: views, left: source.NewLeft(0, nil)}
 	err = b.init(ctx)
 	if err == nil {
 		// The door's first read proves the views answer through the walls.
@@ -178,7 +179,8 @@ type backend struct {
 	views  []served
 	info   source.Info
 	guard  *guard.DuckDB
-	left   *left // statements given up on that DuckDB still runs
+	left   *source.Left // statements given up on that DuckDB still runs, by gaveUp's count
+	gaveUp atomic.Uint64
 }
 
 // init reads the catalog's functions and relations for the guard.

@@ -16,37 +16,9 @@ import (
 // was measured.
 const duckGiveUp = 2 * time.Second
 
-// left counts the statements sqlmcp gave up on that DuckDB still runs,
-// each on a connection of its own until it ends. It is safe for
-// concurrent use.
-type left struct {
-	mu      sync.Mutex
-	n       int
-	changed chan struct{} // closed, and replaced, at every change
-}
-
-func newLeft() *left { return &left{changed: make(chan struct{})} }
-
-// count reports how many statements run on, and a channel closed at the
-// next change.
-func (l *left) count() (int, <-chan struct{}) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.n, l.changed
-}
-
-// add changes the count by d.
-func (l *left) add(d int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.n += d
-	close(l.changed)
-	l.changed = make(chan struct{})
-}
-
 // LeftRunning reports the statements DuckDB still runs after sqlmcp gave
 // up on them (source.LeftRunner).
-func (b *backend) LeftRunning() (int, <-chan struct{}) { return b.left.count() }
+func (b *backend) LeftRunning() (int, <-chan struct{}) { return b.left.Count() }
 
 // leftRunning is the error of a call given up on: errors.Is(err,
 // source.ErrLeftRunning) holds.
@@ -94,11 +66,12 @@ func (c *conn) runOrGiveUp(ctx context.Context, text string, args []any, sink so
 	gaveUp = true
 	mu.Unlock()
 	c.gaveUp = true
-	c.b.left.add(1)
+	id := c.b.gaveUp.Add(1)
+	c.b.left.Add(id)
 	go func() {
 		<-done
 		c.close()
-		c.b.left.add(-1)
+		c.b.left.Done(id)
 	}()
 	return leftRunning{}
 }

@@ -197,7 +197,7 @@ func (c *conn) Cancel() {
 		if err != nil || left == 0 || time.Now().After(deadline) {
 			if err == nil && left > 0 {
 				err = errors.New("the server still runs the statement after KILL")
-				c.b.track(c.s.id)
+				c.b.left.Add(c.s.id)
 			}
 			break
 		}

@@ -69,7 +69,8 @@ func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.B
 	if err != nil {
 		return nil, err
 	}
-	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}, left: newLeft()}
+	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}}
+	b.left = source.NewLeft(leftPoll, b.stillRunning)
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("reading the MySQL URL %s: %v", name, err)
@@ -230,10 +231,8 @@ type backend struct {
 	// setup), by the server's connection id.
 	mu       sync.Mutex
 	sessions map[uint64]*session
-	// left follows the statements killed but still running; closed is
-	// set by Close.
-	left   *left
-	closed atomic.Bool
+	// left follows the statements killed but still running.
+	left *source.Left
 }
 
 // session is what sqlmcp set up on one server connection.
@@ -250,7 +249,7 @@ func (b *backend) PoolStats() source.PoolStats {
 
 // Close closes every connection.
 func (b *backend) Close() error {
-	b.closed.Store(true)
+	b.left.Stop()
 	b.kill.Close()
 	return b.db.Close()
 }

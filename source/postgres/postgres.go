@@ -119,7 +119,7 @@ type backend struct {
 	types     pgTypes
 	// left tracks backends that may still run a statement sqlmcp gave
 	// up on.
-	left   *pgLeft
+	left   *source.Left
 	budget pgBudget
 	sess   atomic.Pointer[pgSession]
 	limits sqlmcp.Limits
@@ -159,7 +159,8 @@ func openPostgres(ctx context.Context, dsn string, c source.Config, allow pgAllo
 	}
 	cc := pcfg.ConnConfig
 	limits := c.Limits
-	p := &backend{allow: allow, budget: budget, left: newPGLeft(), dsn: dsn, limits: limits}
+	p := &backend{allow: allow, budget: budget, dsn: dsn, limits: limits}
+	p.left = source.NewLeft(pgLeftPoll, p.stillRunning)
 	p.sess.Store(&pgSession{})
 	p.info = source.Info{Dialect: sqlmcp.Postgres, Name: pgName(cc.Config), Database: cc.Database,
 		Backstop: pgBackstop, Retries: pgRetries + c.MaxConns,
@@ -340,7 +341,7 @@ func (p *backend) PoolStats() source.PoolStats {
 // Close stops polling for statements left running and closes the pool,
 // once the function catalog's read, if one started, has ended.
 func (p *backend) Close() error {
-	p.left.stop()
+	p.left.Stop()
 	if p.loaded != nil {
 		p.loadOnce.Do(func() {
 			p.loadConn.Release()
@@ -364,7 +365,7 @@ func (p *backend) Ready(ctx context.Context) error {
 
 // LeftRunning counts the backends whose connection sqlmcp closed while
 // they may still run a statement.
-func (p *backend) LeftRunning() (int, <-chan struct{}) { return p.left.count() }
+func (p *backend) LeftRunning() (int, <-chan struct{}) { return p.left.Count() }
 
 // Warnings says when temp_file_limit cannot be set per call and the
 // server's own does not bound the disk.

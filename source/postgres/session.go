@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -107,7 +106,7 @@ func (p *backend) pgEndCall(conn *pgxpool.Conn, br pgx.BatchResults, err error) 
 	}
 	if whole {
 		if pc.IsClosed() && !pgServerEnded(cerr) {
-			p.left.track(p, pc.PID())
+			p.trackLeft(pc.PID())
 		}
 		return nil
 	}
@@ -115,7 +114,7 @@ func (p *backend) pgEndCall(conn *pgxpool.Conn, br pgx.BatchResults, err error) 
 		return err // the backend is gone: nothing is left running
 	}
 	if pc.IsClosed() {
-		p.left.track(p, pc.PID())
+		p.trackLeft(pc.PID())
 		return &pgLeftRunning{err: err}
 	}
 	return err
@@ -150,6 +149,13 @@ func (e *pgLeftRunning) Unwrap() error { return e.err }
 // Is makes errors.Is(err, source.ErrLeftRunning) hold.
 func (e *pgLeftRunning) Is(target error) bool { return target == source.ErrLeftRunning }
 
+// trackLeft follows the backend pid, whose statement may still run.
+func (p *backend) trackLeft(pid uint32) {
+	if pid != 0 {
+		p.left.Add(uint64(pid))
+	}
+}
+
 // pgLeftPoll is how often the server is asked whether the backends sqlmcp
 // gave up on have ended.
 const pgLeftPoll = 250 * time.Millisecond
@@ -159,115 +165,24 @@ const pgLeftPoll = 250 * time.Millisecond
 // then exits, so an idle backend with that pid is a new one.
 const pgLeftSQL = `SELECT pid FROM pg_catalog.pg_stat_activity WHERE pid = ANY($1) AND state <> 'idle'`
 
-// pgLeft tracks backends whose connection sqlmcp closed while they may
-// still run a statement, until the server shows them gone. It is safe for
-// concurrent use.
-type pgLeft struct {
-	mu      sync.Mutex
-	pids    map[uint32]bool
-	changed chan struct{} // closed, and replaced, at every change
-	polling bool
-	closed  chan struct{} // closed by DB.Close, to stop polling
-}
-
-func newPGLeft() *pgLeft {
-	return &pgLeft{pids: map[uint32]bool{}, changed: make(chan struct{}), closed: make(chan struct{})}
-}
-
-// count reports how many backends are tracked, and a channel closed at the
-// next change.
-func (l *pgLeft) count() (int, <-chan struct{}) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.pids), l.changed
-}
-
-// track adds pid and starts polling if nobody is.
-func (l *pgLeft) track(p *backend, pid uint32) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if pid == 0 || l.pids[pid] {
-		return
-	}
-	l.pids[pid] = true
-	l.notify()
-	if !l.polling {
-		l.polling = true
-		go l.poll(p)
-	}
-}
-
-// notify wakes whoever waits on a change; l.mu is held.
-func (l *pgLeft) notify() {
-	close(l.changed)
-	l.changed = make(chan struct{})
-}
-
-// poll asks the server, through the door, which tracked backends still
-// run, until none does or the DB is closed.
-func (l *pgLeft) poll(p *backend) {
-	tick := time.NewTicker(pgLeftPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-l.closed:
-			return
-		case <-tick.C:
-		}
-		l.mu.Lock()
-		pids := make([]int64, 0, len(l.pids))
-		for pid := range l.pids {
-			pids = append(pids, int64(pid))
-		}
-		l.mu.Unlock()
-		running, err := p.stillRunning(pids)
-		if err != nil {
-			continue // keep counting them: better busy than overloaded
-		}
-		l.mu.Lock()
-		gone := false
-		for _, pid := range pids {
-			if !running[uint32(pid)] {
-				delete(l.pids, uint32(pid))
-				gone = true
-			}
-		}
-		if gone {
-			l.notify()
-		}
-		if len(l.pids) == 0 {
-			l.polling = false
-			l.mu.Unlock()
-			return
-		}
-		l.mu.Unlock()
-	}
-}
-
-// stillRunning reports which of pids the server shows at work.
-func (p *backend) stillRunning(pids []int64) (map[uint32]bool, error) {
+// stillRunning reports which of the backends pids the server shows at
+// work (source.Left's question).
+func (p *backend) stillRunning(pids []uint64) (map[uint64]bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.limits.Timeout+pgBackstop)
 	defer cancel()
-	rows, err := source.Door(p, p.limits).Catalog(ctx, pgLeftSQL, pids)
+	args := make([]int64, len(pids))
+	for i, pid := range pids {
+		args[i] = int64(pid)
+	}
+	rows, err := source.Door(p, p.limits).Catalog(ctx, pgLeftSQL, args)
 	if err != nil {
 		return nil, err
 	}
-	running := map[uint32]bool{}
+	running := map[uint64]bool{}
 	for _, r := range rows {
 		if pid, ok := r[0].(int64); ok {
-			running[uint32(pid)] = true
+			running[uint64(pid)] = true
 		}
 	}
 	return running, nil
-}
-
-// stop ends polling; the backends, if any, run on in the server.
-func (l *pgLeft) stop() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	select {
-	case <-l.closed:
-	default:
-		close(l.closed)
-	}
 }
