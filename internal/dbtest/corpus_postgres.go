@@ -232,6 +232,12 @@ var HostilePostgres = []Case{
 	{"deep arrays", "SELECT " + strings.Repeat("ARRAY[", 100_000) + "1" + strings.Repeat("]", 100_000), true},
 	{"unbalanced parentheses", "SELECT " + strings.Repeat("(", 200_000), true},
 	{"very long input", "SELECT " + strings.Repeat("1,", 600_000) + "1", true},
+	// PostgreSQL's scanner reads these in time that grows with the square
+	// of a run's length: hours for a megabyte, in C, uninterruptible.
+	{"long run of plus signs", "SELECT 1 " + strings.Repeat("+", 1_000_000), true},
+	{"long run of signs", "SELECT 1 " + strings.Repeat("-+", 500_000), true},
+	{"comment starts followed by operators", "SELECT 1 /*" + strings.Repeat("*", 1_000_000), true},
+	{"many runs of signs", "SELECT 1" + strings.Repeat(" +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-", 15_000) + " 1", true},
 	{"nul byte hides a delete", "SELECT 1\x00; DELETE FROM customers", true},
 	{"invalid utf-8", "SELECT '\xff\xfe'; DELETE FROM customers", false},
 	{"unterminated string", "SELECT 'x; DELETE FROM customers", true},
