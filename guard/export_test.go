@@ -25,3 +25,9 @@ func PostgresPlanUnits(sql string) float64 {
 
 // MaxPostgresPlanUnits is the bound on it.
 const MaxPostgresPlanUnits = maxPostgresPlanUnits
+
+// PrescanPostgres and PrescanFree: the depth prescan, and the longest text
+// the parse is let skip it for.
+var PrescanPostgres = prescanPostgres
+
+const PrescanFree = prescanFree

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -455,8 +456,10 @@ func checkPostgres(sql string, cat PostgresCatalog) (*pg.RawStmt, error) {
 // parsePostgres parses sql once prescanPostgres has measured it; slack
 // raises the depth limit for text the caller built around checked SQL.
 func parsePostgres(sql string, slack int) ([]*pg.RawStmt, error) {
-	if err := prescanPostgres(sql, slack); err != nil {
-		return nil, err
+	if len(sql) > prescanFree {
+		if err := prescanPostgres(sql, slack); err != nil {
+			return nil, err
+		}
 	}
 	tree, err := pg.Parse(sql)
 	if err != nil {
@@ -472,6 +475,17 @@ func parsePostgres(sql string, slack int) ([]*pg.RawStmt, error) {
 }
 
 const nestingHint = "Break up long chains such as a + b + c + ..., long CASE expressions or UNION chains (IN (...), a VALUES list or a WITH clause can replace them), and nest fewer subqueries"
+
+// prescanFree is the longest text prescanPostgres cannot refuse, so the
+// parse needs no prescan: each token it counts is at least a byte long and
+// adds at most two levels (a bracket two, and OR, two bytes, two once per
+// level), so its estimate is at most twice the text's length; the text
+// opens at most as many brackets as it has bytes; and its runs of operator
+// characters cost at most its length squared, under maxOperatorRuns
+// (TestPrescanFree). A scanner error the prescan would report, the parser,
+// which runs the same scanner, reports too. The prescan is a second scan,
+// about an eighth of the guard's time for a short query.
+const prescanFree = min(maxPostgresNesting, maxPostgresDepth/2)
 
 // maxOperatorRuns bounds the sum of the squared lengths of text's runs of
 // operator characters (+ - * / < > = ~ ! @ # ^ & | ` ? %). PostgreSQL's
@@ -909,16 +923,14 @@ func (w *pgWalker) walk(m protoreflect.Message) *Error {
 // type), and the messages in every other set field, lists and maps too.
 func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 	d := m.Descriptor()
-	if _, ok := m.Interface().(*pg.Node); ok {
+	if d == pgNodeDescriptor {
 		if fd := m.WhichOneof(d.Oneofs().Get(0)); fd != nil {
 			f(m.Get(fd).Message())
 		}
 		return
 	}
-	fields := d.Fields()
-	for i := range fields.Len() {
-		fd := fields.Get(i)
-		if fd.Message() == nil || !m.Has(fd) {
+	for _, fd := range messageFields(d) {
+		if !m.Has(fd) {
 			continue
 		}
 		v := m.Get(fd)
@@ -948,6 +960,28 @@ func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 			}
 		}
 	}
+}
+
+var pgNodeDescriptor = (&pg.Node{}).ProtoReflect().Descriptor()
+
+// pgMessageFields holds, for each message type children met, its fields
+// that hold messages: most of a node's fields are scalars, not worth
+// asking about (a tenth of the walk).
+var pgMessageFields sync.Map // protoreflect.MessageDescriptor → []protoreflect.FieldDescriptor
+
+func messageFields(d protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	if fds, ok := pgMessageFields.Load(d); ok {
+		return fds.([]protoreflect.FieldDescriptor)
+	}
+	var fds []protoreflect.FieldDescriptor
+	fields := d.Fields()
+	for i := range fields.Len() {
+		if fd := fields.Get(i); fd.Message() != nil {
+			fds = append(fds, fd)
+		}
+	}
+	pgMessageFields.Store(d, fds)
+	return fds
 }
 
 // visit judges one node of a query's tree.

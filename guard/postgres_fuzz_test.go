@@ -76,6 +76,12 @@ func FuzzCheckPostgres(f *testing.F) {
 	addPostgresSeeds(f)
 	f.Fuzz(func(t *testing.T, sql string) {
 		err := guard.CheckPostgres(sql, testCatalog)
+		if len(sql) <= guard.PrescanFree {
+			// The parse skips the prescan for sql: it must not refuse it.
+			if perr := guard.PrescanPostgres(sql, 0); perr != nil && !isSyntaxError(perr) {
+				t.Fatalf("the prescan refused %.200q, %d bytes, which the parse reads without it: %v", sql, len(sql), perr)
+			}
+		}
 		if again := guard.CheckPostgres(sql, testCatalog); !sameVerdict(err, again) {
 			t.Fatalf("CheckPostgres(%.200q) answered differently when asked twice:\n first: %v\nsecond: %v", sql, err, again)
 		}

@@ -8,6 +8,45 @@ import (
 	"github.com/sqlmcp/sqlmcp/guard"
 )
 
+// TestPrescanFree shows that the prescan the parse skips for short texts
+// could not have refused them: the shapes that pack the most depth, or the
+// most brackets, into each byte pass it at PrescanFree bytes, and are
+// refused when long enough, so the bound is met and not vacuous.
+func TestPrescanFree(t *testing.T) {
+	shapes := []struct {
+		name        string
+		head, cycle string
+	}{
+		{"open brackets", "SELECT ", "("},
+		{"open brackets of arrays", "SELECT ", "["},
+		{"minus signs", "SELECT ", "-+"},
+		{"bracketed signs", "SELECT ", "(-"},
+		{"ORs in brackets", "SELECT a ", "OR("},
+		{"NOTs", "SELECT ", "NOT "},
+		{"unions of brackets", "SELECT 1 ", "UNION("},
+		{"operators", "SELECT 1", "*1"},
+	}
+	for _, s := range shapes {
+		t.Run(s.name, func(t *testing.T) {
+			text := func(n int) string {
+				b := strings.Builder{}
+				b.WriteString(s.head)
+				for b.Len() < n {
+					b.WriteString(s.cycle)
+				}
+				return b.String()[:n]
+			}
+			short := text(guard.PrescanFree)
+			if err := guard.PrescanPostgres(short, 0); err != nil && !isSyntaxError(err) {
+				t.Fatalf("the prescan refused %d bytes (%.40q...), which the parse reads without it: %v", len(short), short, err)
+			}
+			if err := guard.PrescanPostgres(text(40*guard.PrescanFree), 0); err == nil || isSyntaxError(err) {
+				t.Fatalf("the prescan let %d bytes of %q through: %v", 40*guard.PrescanFree, s.cycle, err)
+			}
+		})
+	}
+}
+
 func isSyntaxError(err error) bool {
 	var se *guard.SyntaxError
 	return errors.As(err, &se)
