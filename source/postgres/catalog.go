@@ -423,7 +423,12 @@ func tsLookup(m map[[2]string][]guard.PostgresFunction, schema, name string) []g
 // and uses only functions the bootstrap catalog knows.
 const pgCatalogSQL = `WITH r AS (
 	SELECT p.oid, n.nspname, p.proname, p.provolatile,
-		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN '' ELSE '-' END AS origin,
+		CASE WHEN x.extname IS NOT NULL THEN x.extname WHEN p.oid < 16384 THEN ''
+			WHEN p.prolang = 12 AND p.prosrc IN (` + pgRangeConstructors + `) AND NOT EXISTS (
+				SELECT FROM pg_catalog.pg_range g
+				WHERE p.prorettype IN (g.rngtypid, g.rngmultitypid)
+					AND (g.rngcanonical::oid >= 16384 OR g.rngsubdiff::oid >= 16384)) THEN ''
+			ELSE '-' END AS origin,
 		CASE WHEN p.prorettype IN (` + pgLookupTypes + `)
 				OR p.proargtypes::oid[] && '{` + pgLookupTypes + `}'::oid[] THEN 'F'
 			WHEN p.proargtypes::oid[] && '{26, 19}'::oid[] THEN 'N'
@@ -556,6 +561,15 @@ JOIN pg_catalog.pg_ts_config_map m ON m.mapcfg = c.oid
 JOIN dt ON dt.oid = m.mapdict
 UNION ALL
 SELECT 'D', dictschema, dictname, nspname, proname, provolatile, origin FROM dt`
+
+// pgRangeConstructors are the built-in C functions (LANGUAGE internal, 12)
+// behind the constructors CREATE TYPE ... AS RANGE makes for a range type
+// and its multirange: code the server ships, under the type's name. It
+// counts as built in unless the range's canonical function or its
+// subtype_diff is the database's: a constructor runs the first, and the
+// planner runs the second to estimate an operator on the constant a
+// constructor of constants makes (fr && floatrange(1, 2)).
+const pgRangeConstructors = `'range_constructor2', 'range_constructor3', 'multirange_constructor0', 'multirange_constructor1', 'multirange_constructor2'`
 
 // pgLookupTypes are the OIDs of the reg* types (regproc, regprocedure,
 // regoper, regoperator, regclass, regtype, regconfig, regdictionary,

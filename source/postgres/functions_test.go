@@ -96,6 +96,13 @@ CREATE TABLE colours (c colour);
 INSERT INTO colours VALUES ('red'), ('blue');
 CREATE SCHEMA hidden;
 CREATE FUNCTION hidden.lower(int) RETURNS text LANGUAGE sql AS 'SELECT ''x''';
+CREATE TYPE floatrange AS RANGE (subtype = float8, subtype_diff = float8mi);
+CREATE FUNCTION lock_diff(float8, float8) RETURNS float8 IMMUTABLE LANGUAGE plpgsql AS
+  $$BEGIN PERFORM pg_advisory_lock(4522); RETURN $1 - $2; END$$;
+CREATE TYPE lockrange AS RANGE (subtype = float8, subtype_diff = lock_diff);
+CREATE TABLE spans (f floatrange, l lockrange);
+INSERT INTO spans SELECT floatrange(g, g + 1), lockrange(g, g + 1) FROM generate_series(1, 300) g;
+ANALYZE spans;
 `
 
 // pgHostileRoutes are statements that reached a lock, a write, a file or
@@ -167,6 +174,10 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	// whole row's, or a composite column's, whose domain CHECKs then run.
 	{"a whole row made into a record", `SELECT jsonb_populate_record(h, '{"l": "x"}') FROM holders h`},
 	{"a composite column made into a record", `SELECT json_populate_record(h, '{"b": "x"}') FROM holders`},
+	// The planner runs a range's subtype_diff to estimate an operator on a
+	// constant of the type, which its constructor makes.
+	{"a range constructor whose subtype_diff is a user's", `SELECT count(*) FROM spans WHERE l && lockrange(1, 2)`},
+	{"its multirange's constructor", `SELECT lockmultirange()`},
 }
 
 // pgAllowedRoutes still run with the hostile objects installed.
@@ -182,7 +193,10 @@ var pgAllowedRoutes = []string{
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
 	`SELECT to_tsvector('simple', 'a b'), to_tsvector('english', 'cats'), 'a b'::tsvector @@ 'a'::tsquery, ts_lexize('english_stem', 'cats')`,
-	`SELECT h, l FROM holders ORDER BY l`,    // reading a domain's values runs no CHECK
+	`SELECT h, l FROM holders ORDER BY l`, // reading a domain's values runs no CHECK
+	// The constructors CREATE TYPE ... AS RANGE makes are built-in code.
+	`SELECT count(*), floatrange(1, 2) * floatrange(1.5, 3), floatmultirange(), floatmultirange(floatrange(1, 2)) FROM spans WHERE f && floatrange(1, 2)`,
+	`SELECT l, f FROM spans ORDER BY l LIMIT 2`,
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
