@@ -1257,8 +1257,11 @@ func (w *pgWalker) grammarMade(n *pg.FuncCall) bool {
 	if at < 0 || at >= len(w.text) {
 		return true // no text to tell by: judge the call the wider way
 	}
-	rest := strings.TrimLeft(strings.ToLower(w.text[at:]), `"`)
-	return !strings.HasPrefix(rest, "pg_catalog")
+	// Only the name's first bytes are looked at: lowering the whole rest
+	// of the text at every call made a long list of calls quadratic.
+	const schema = "pg_catalog"
+	rest := strings.TrimPrefix(w.text[at:], `"`)
+	return len(rest) < len(schema) || strings.ToLower(rest[:len(schema)]) != schema
 }
 
 // function judges a call of the function named by names, as the server

@@ -51,6 +51,14 @@ const (
 	pgRelationUnits = 100
 	// pgConstBytesPerUnit is how many bytes of a constant make one unit.
 	pgConstBytesPerUnit = 512
+	// maxPostgresEstimateSteps bounds the estimate's own work: the
+	// columns it copies into results and scopes, and the FROM items a *
+	// walks. Each * copies every column it expands to, so a few hundred
+	// bytes of SELECT *, * FROM (SELECT *, * FROM (...)) double the
+	// columns at every level (22 levels, 453 bytes, took 1.6 s and 525 MB
+	// before the bound); k stars over k FROM items walk k² items. A real
+	// query takes a few thousand steps; the bound, about 50 ms.
+	maxPostgresEstimateSteps = 1_000_000
 )
 
 // checkPostgresCost refuses a query whose planning would build more than
@@ -60,6 +68,12 @@ func checkPostgresCost(stmt *pg.Node) error {
 	cost, copies := postgresPlanUnits(stmt)
 	if cost <= maxPostgresPlanUnits {
 		return nil
+	}
+	if copies&copyTooWide != 0 {
+		return &Error{
+			Reason: fmt.Sprintf("the query expands to too many columns to check: * and t.* copy more than %d columns across its FROM items and subqueries", maxPostgresEstimateSteps),
+			Hint:   "Select the columns you need by name rather than *, and join fewer relations",
+		}
 	}
 	var hints []string
 	for _, k := range []pgCopy{copyNotMaterialized, copyColumn, copyBetween, copyIn, copyRowStar} {
@@ -85,6 +99,7 @@ const (
 	copyBetween
 	copyIn
 	copyRowStar
+	copyTooWide // not a copy: the estimate gave up, past maxPostgresEstimateSteps
 )
 
 // pgCopyHints say what to simplify for each way.
@@ -119,8 +134,15 @@ func postgresPlanUnits(stmt *pg.Node) (cost float64, copies pgCopy) {
 	c.query(q, nil)
 	c.counting, c.flat = false, true
 	written := c.query(q, nil).cost
+	if c.copies&copyTooWide != 0 {
+		return math.Inf(1), copyTooWide
+	}
 	c.flat, c.copies = false, 0
-	return max(c.query(q, nil).cost-written, 0), c.copies
+	cost = c.query(q, nil).cost
+	if c.copies&copyTooWide != 0 {
+		return math.Inf(1), copyTooWide
+	}
+	return max(cost-written, 0), c.copies
 }
 
 // units spells an estimate for a message.
@@ -139,6 +161,18 @@ type pgCost struct {
 	// done holds each WITH query's measure, from its definition.
 	done   map[*pg.CommonTableExpr]pgRel
 	copies pgCopy // the ways of copying met
+	steps  int    // the estimate's work so far, bounded by maxPostgresEstimateSteps
+}
+
+// step counts n steps of the estimate's work and reports whether it may
+// go on; once it may not, the estimate is infinite.
+func (c *pgCost) step(n int) bool {
+	c.steps += n
+	if c.steps <= maxPostgresEstimateSteps {
+		return true
+	}
+	c.copies |= copyTooWide
+	return false
 }
 
 // pgRel is what a query or FROM item yields: its columns in order, each
@@ -172,25 +206,45 @@ type pgScope struct {
 	items   []*pgRel
 	colMax  map[string]float64 // the largest column of each name, over items
 	anyMax  float64            // the largest anyCol, over items
-	aliases map[string][]*pgRel
+	aliases map[string]*pgAlias
 	width   float64 // what * expands to
 }
 
-// add puts a FROM item in s.
-func (s *pgScope) add(it *pgRel) {
-	if s.colMax == nil {
-		s.colMax, s.aliases = map[string]float64{}, map[string][]*pgRel{}
+// pgAlias is the FROM items of one level that share an alias (the server
+// refuses that, but the guard judges first), with their largest measures,
+// so a reference costs one look-up however many there are.
+type pgAlias struct {
+	items  []*pgRel
+	width  float64            // the widest item's whole-row reference
+	byName map[string]float64 // the largest column of each name
+	anyCol float64
+}
+
+// add puts a FROM item in sc, one step a column.
+func (c *pgCost) add(sc *pgScope, it *pgRel) {
+	if sc.colMax == nil {
+		sc.colMax, sc.aliases = map[string]float64{}, map[string]*pgAlias{}
+	}
+	a := sc.aliases[it.alias]
+	if a == nil {
+		a = &pgAlias{byName: map[string]float64{}}
+		sc.aliases[it.alias] = a
+	}
+	sc.items = append(sc.items, it)
+	a.items = append(a.items, it)
+	if !c.step(len(it.cols) + 1) {
+		return
 	}
 	it.byName, it.width = map[string]float64{}, 1
-	for _, c := range it.cols {
-		it.byName[c.name] = max(it.byName[c.name], c.size)
-		s.colMax[c.name] = max(s.colMax[c.name], c.size)
-		it.width += c.size
+	for _, col := range it.cols {
+		it.byName[col.name] = max(it.byName[col.name], col.size)
+		sc.colMax[col.name] = max(sc.colMax[col.name], col.size)
+		a.byName[col.name] = max(a.byName[col.name], col.size)
+		it.width += col.size
 	}
-	s.anyMax = max(s.anyMax, it.anyCol)
-	s.items = append(s.items, it)
-	s.aliases[it.alias] = append(s.aliases[it.alias], it)
-	s.width += it.width
+	sc.anyMax = max(sc.anyMax, it.anyCol)
+	a.width, a.anyCol = max(a.width, it.width), max(a.anyCol, it.anyCol)
+	sc.width += it.width
 }
 
 // cte finds the WITH query a table name refers to, innermost first.
@@ -223,22 +277,22 @@ func (s *pgScope) column(fields []*pg.Node) float64 {
 	for sc := s; sc != nil; sc = sc.outer {
 		if len(names) == 1 {
 			size = max(size, sc.colMax[col], sc.anyMax)
-			for _, it := range sc.aliases[col] {
-				size = max(size, it.width)
+			if a := sc.aliases[col]; a != nil {
+				size = max(size, a.width)
 			}
 			if _, ok := sc.colMax[col]; ok {
 				return size // the innermost level that has the name is the one
 			}
 			continue
 		}
-		for _, it := range sc.aliases[names[len(names)-2]] {
-			size = max(size, it.byName[col], it.anyCol)
+		if a := sc.aliases[names[len(names)-2]]; a != nil {
+			size = max(size, a.byName[col], a.anyCol)
 		}
 		if v, ok := sc.colMax[names[0]]; ok {
 			size = max(size, v+1)
 		}
-		for _, it := range sc.aliases[names[0]] {
-			size = max(size, it.width+1)
+		if a := sc.aliases[names[0]]; a != nil {
+			size = max(size, a.width+1)
 		}
 	}
 	return size
@@ -252,8 +306,8 @@ func (s *pgScope) star(names []string) float64 {
 	}
 	size := 1.0
 	for sc := s; sc != nil; sc = sc.outer {
-		for _, it := range sc.aliases[names[len(names)-1]] {
-			size = max(size, it.width)
+		if a := sc.aliases[names[len(names)-1]]; a != nil {
+			size = max(size, a.width)
 		}
 	}
 	return size
@@ -272,6 +326,9 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 		// arm's columns substituted: count the arms' columns summed.
 		l, r := c.query(q.Larg, sc), c.query(q.Rarg, sc)
 		res.cost += l.cost + r.cost
+		if !c.step(len(l.cols)) {
+			return pgRel{cost: math.Inf(1)}
+		}
 		res.cols = append([]pgCol(nil), l.cols...)
 		for i := range res.cols {
 			if i < len(r.cols) {
@@ -279,7 +336,7 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 			}
 		}
 		res.opaque = l.opaque || r.opaque
-		sc.add(&pgRel{cols: res.cols})
+		c.add(sc, &pgRel{cols: res.cols})
 	case len(q.ValuesLists) > 0:
 		res.cost += pgRelationUnits
 		for _, row := range q.ValuesLists {
@@ -306,11 +363,19 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 			res.cost += n
 			if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 				// * and t.* become the columns they expand to.
-				for _, it := range sc.items {
-					if len(cr.Fields) == 1 || it.alias == cr.Fields[len(cr.Fields)-2].GetString_().GetSval() {
-						res.cols = append(res.cols, it.cols...)
-						res.opaque = res.opaque || it.opaque
+				items := sc.items
+				if len(cr.Fields) > 1 {
+					items = nil
+					if a := sc.aliases[cr.Fields[len(cr.Fields)-2].GetString_().GetSval()]; a != nil {
+						items = a.items
 					}
+				}
+				for _, it := range items {
+					if !c.step(len(it.cols) + 1) {
+						return pgRel{cost: math.Inf(1)}
+					}
+					res.cols = append(res.cols, it.cols...)
+					res.opaque = res.opaque || it.opaque
 				}
 				continue
 			}
@@ -424,6 +489,9 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 			}
 			body := c.done[cte]
 			it.opaque = body.opaque
+			if !c.step(len(body.cols)) {
+				return math.Inf(1)
+			}
 			it.cols = append(it.cols, body.cols...)
 			it.anyCol = body.anyCol
 			if c.inlined(cte) {
@@ -439,7 +507,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 			}
 		}
 		renameCols(it, rv.Alias)
-		sc.add(it)
+		c.add(sc, it)
 		return cost
 	case *pg.Node_RangeSubselect:
 		rs := f.RangeSubselect
@@ -454,7 +522,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		}
 		it := &pgRel{alias: rs.Alias.GetAliasname(), cols: body.cols, opaque: body.opaque, anyCol: body.anyCol}
 		renameCols(it, rs.Alias)
-		sc.add(it)
+		c.add(sc, it)
 		return body.cost
 	case *pg.Node_JoinExpr:
 		j := f.JoinExpr
@@ -472,6 +540,9 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		}
 		at := map[string]int{}
 		for _, it := range []*pgRel{left, right} {
+			if !c.step(len(it.cols)) {
+				return math.Inf(1)
+			}
 			merged.opaque = merged.opaque || it.opaque
 			for _, col := range it.cols {
 				if i, ok := at[col.name]; ok {
@@ -483,7 +554,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 			}
 		}
 		renameCols(merged, j.Alias)
-		sc.add(merged)
+		c.add(sc, merged)
 		return cost
 	}
 	// Functions, ROWS FROM, XMLTABLE, JSON_TABLE, TABLESAMPLE: their
@@ -499,7 +570,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		}
 	}
 	cost := pgRelationUnits + c.size(n, sc)
-	sc.add(it)
+	c.add(sc, it)
 	return cost
 }
 

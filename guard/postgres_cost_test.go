@@ -110,6 +110,55 @@ func TestCheckPostgresPlanBombs(t *testing.T) {
 	}
 }
 
+// TestCheckPostgresEstimateBounded: the estimate's own work is bounded.
+// Every * copies the columns it expands to, so SELECT *, * nested doubles
+// them at each level, and k stars over k FROM items walk k² items; those
+// are refused at once, and wide ordinary queries, a thousand columns
+// through several levels, still pass.
+func TestCheckPostgresEstimateBounded(t *testing.T) {
+	cat := &fakeCatalog{everythingImmutable: true}
+	rep := strings.Repeat
+	for name, sql := range map[string]string{
+		"SELECT *, * nested 40 levels (800 bytes)": rep("SELECT *, * FROM (", 40) + "SELECT 1 AS a" + rep(") s", 40),
+		"WITH queries of SELECT *, *, *, *":        starCTEs(14),
+		"3,000 stars over 3,000 FROM items":        "WITH c AS (SELECT 1 AS a) SELECT " + rep("*, ", 3000) + "1 FROM " + rep("c, ", 3000) + "c",
+		"3,000 c.* over 3,000 items named c":       "WITH c AS (SELECT 1 AS a) SELECT " + rep("c.*, ", 3000) + "1 FROM " + rep("c, ", 3000) + "c",
+	} {
+		err := guard.CheckPostgres(sql, cat)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, "too many columns to check") {
+			t.Errorf("%s: got %v, want the refusal of too many columns", name, err)
+		}
+	}
+	cols := make([]string, 1000)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("%d AS c%d", i, i)
+	}
+	wide := "SELECT * FROM (SELECT " + strings.Join(cols, ", ") + ") w"
+	for name, sql := range map[string]string{
+		"1,000 columns through 5 levels of *": rep("SELECT * FROM (", 5) + wide + rep(") s", 5),
+		"1,000 columns joined to themselves":  "SELECT a.*, b.c1 FROM (" + wide + ") a JOIN (" + wide + ") b USING (c0)",
+		"20,000 tables joined, each named": "SELECT " + rep("p.id, ", 20_000) + "1 FROM " +
+			strings.TrimSuffix(rep("customers p, ", 20_000), ", "), // the server refuses the repeated name; the guard must be quick
+	} {
+		err := guard.CheckPostgres(sql, cat)
+		if err != nil && strings.Contains(err.Error(), "too many columns") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// starCTEs is n WITH queries, each selecting *, *, *, * from the last.
+func starCTEs(n int) string {
+	var b strings.Builder
+	b.WriteString("WITH c0 AS MATERIALIZED (SELECT 1 AS a)")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, ", c%d AS MATERIALIZED (SELECT *, *, *, * FROM c%d)", i, i-1)
+	}
+	fmt.Fprintf(&b, " SELECT 1 FROM c%d", n)
+	return b.String()
+}
+
 // ordinarySQL is analytic SQL that is long or deep without reuse
 // multiplying it: the planning bound must let it all through.
 func ordinarySQL() map[string]string {
