@@ -3,6 +3,8 @@ package guard_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mattn/go-sqlite3"
@@ -107,5 +109,26 @@ func TestGuardMessages(t *testing.T) {
 				t.Errorf("Prepare(%q)\n got: %v\nwant: %s", tt.sql, err, tt.want)
 			}
 		}
+	})
+}
+
+// TestSQLiteWindowsBounded: a statement with more window functions than
+// SQLite compiles quickly is refused before it compiles; OVER in a string,
+// a quoted name or a comment does not count.
+func TestSQLiteWindowsBounded(t *testing.T) {
+	withWritableGuard(t, func(g *guard.SQLite, conn *sqlite3.SQLiteConn) {
+		many := "SELECT count(*) OVER ()" + strings.Repeat(", count(*) OVER (PARTITION BY id + 1)", 250) + " FROM customers"
+		_, err := g.Prepare(many)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, "window functions") {
+			t.Fatalf("250 window functions: %v, want the refusal", err)
+		}
+		quoted := "SELECT 'over over' AS \"over\", 1 AS [over], 2 AS `over` /* over over */, count(*) OVER ()" +
+			strings.Repeat(", 'OVER'", 300) + " FROM customers -- over"
+		st, err := g.Prepare(quoted)
+		if err != nil {
+			t.Fatalf("one window function among quoted OVERs: %v", err)
+		}
+		st.Close()
 	})
 }
