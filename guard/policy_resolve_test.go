@@ -488,3 +488,38 @@ func FuzzPolicy(f *testing.F) {
 		}
 	})
 }
+
+// TestPolicyResolverBounded: the resolver's work on a statement is
+// bounded. A made query whose every column reference is compared with
+// tens of thousands of FROM items is refused at once; wide real ones pass.
+func TestPolicyResolverBounded(t *testing.T) {
+	rep := strings.Repeat
+	items := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "plain p%d", i)
+		}
+		return b.String()
+	}
+	for _, d := range []sqlmcp.Dialect{sqlmcp.Postgres, sqlmcp.SQLite} {
+		for name, sql := range map[string]string{
+			"20,000 references over 5,000 tables": "SELECT " + rep("a, ", 20_000) + "1 FROM " + items(5_000),
+			"a comma list of 20,000 joins":        "SELECT 1 FROM " + strings.TrimSuffix(rep("(plain x JOIN plain y ON true), ", 20_000), ", "),
+			"ORDER BY 20,000 result positions":    "SELECT " + rep("1, ", 20_000) + "1 ORDER BY " + rep("20000, ", 20_000) + "1",
+		} {
+			_, err := guard.CheckPolicySQL(sql, testPolicy, d)
+			var ge *guard.Error
+			if !errors.As(err, &ge) || !strings.Contains(ge.Reason, "too large to check") {
+				t.Errorf("%s, %s: got %.200v, want the refusal of a query too large to check", d, name, err)
+			}
+		}
+		wide := "SELECT c.id, c.name, o.total, p40.a FROM customers c JOIN orders o ON o.customer_id = c.id, " + items(41) +
+			" WHERE " + rep("p1.a = p2.b AND ", 500) + "true ORDER BY 1, 2, 3"
+		if _, err := guard.CheckPolicySQL(wide, testPolicy, d); err != nil {
+			t.Errorf("%s: 43 tables and 1,000 references: %v", d, err)
+		}
+	}
+}
