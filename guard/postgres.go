@@ -902,6 +902,15 @@ type pgWalker struct {
 	text  string                       // the SQL the tree was parsed from
 	depth int                          // how many domain CHECKs deep the walk is
 	attrs []struct{ ref, name string } // t.f and (row).f: columns, or calls of f
+	// checks holds the verdict on each domain CHECK judged at each depth,
+	// shared with the walks of the CHECKs: a statement's casts to one
+	// domain, and CHECKs that cast to other domains, are judged once.
+	checks map[pgCheckAt]*Error
+}
+
+type pgCheckAt struct {
+	label, check string
+	depth        int
 }
 
 // walk visits m and every message under it, in field order, and returns

@@ -268,6 +268,20 @@ const maxCheckDepth = 8
 // every function, operator and type it reaches must be allowed, since
 // making a value of the domain runs it.
 func (w *pgWalker) judgeCheck(label, check string) *Error {
+	at := pgCheckAt{label, check, w.depth}
+	if e, ok := w.checks[at]; ok {
+		return e
+	}
+	e := w.judgeCheckOnce(label, check)
+	if w.checks == nil {
+		w.checks = map[pgCheckAt]*Error{}
+	}
+	w.checks[at] = e
+	return e
+}
+
+// judgeCheckOnce is judgeCheck without the memo.
+func (w *pgWalker) judgeCheckOnce(label, check string) *Error {
 	refuse := &Error{
 		Reason: label + " is a domain whose CHECK constraint the guard cannot read",
 		Hint:   "Write the query without making values of that type",
@@ -281,7 +295,10 @@ func (w *pgWalker) judgeCheck(label, check string) *Error {
 	if err != nil || len(stmts) != 1 || stmts[0].Stmt.GetSelectStmt() == nil {
 		return refuse
 	}
-	sub := &pgWalker{cat: w.cat, text: text, depth: w.depth + 1}
+	if w.checks == nil {
+		w.checks = map[pgCheckAt]*Error{}
+	}
+	sub := &pgWalker{cat: w.cat, text: text, depth: w.depth + 1, checks: w.checks}
 	e := sub.walk(stmts[0].Stmt.GetSelectStmt().ProtoReflect())
 	if e == nil {
 		return nil

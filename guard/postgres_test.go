@@ -578,6 +578,21 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 		"xml2_thing": {Origin: "xml2"},
 		"unreadable": {Origin: guard.OriginUser, Checks: []string{"CHECK (((("}},
 	}
+	// Domains whose CHECK casts VALUE to the one before, three times: a
+	// cast to the last reaches 3⁶ CHECKs, each judged once. One chain ends
+	// in a plain CHECK, the other in a lock.
+	for _, end := range []string{"plain", "locking"} {
+		check := "CHECK ((VALUE > 0))"
+		if end == "locking" {
+			check = "CHECK ((pg_advisory_lock((VALUE)::bigint) IS NOT NULL))"
+		}
+		cat.types[end+"0"] = guard.PostgresType{Origin: guard.OriginUser, Checks: []string{check}}
+		for i := 1; i <= 6; i++ {
+			prev := fmt.Sprintf("%s%d", end, i-1)
+			cat.types[fmt.Sprintf("%s%d", end, i)] = guard.PostgresType{Origin: guard.OriginUser, Checks: []string{
+				fmt.Sprintf("CHECK ((((VALUE)::%[1]s > 0) AND ((VALUE)::%[1]s > 1) AND ((VALUE)::%[1]s < 9)))", prev)}}
+		}
+	}
 	pg15 := *cat
 	pg15.version = 150020
 	bare15 := *testCatalog
@@ -607,6 +622,8 @@ func TestCheckPostgresByWhatTheyAre(t *testing.T) {
 		{"type from a vetted extension", cat, "SELECT 'a=>1'::hstore", ""},
 		{"type from an extension not vetted", cat, "SELECT 'x'::xml2_thing", "from the extension xml2"},
 		{"CHECK the guard cannot read", cat, "SELECT 1::unreadable", "cannot read"},
+		{"domains whose CHECKs cast to domains", cat, "SELECT 1::plain6, 2::plain6, 3::plain5", ""},
+		{"the same with a lock at the end", cat, "SELECT 1::plain6, 2::locking6", "CHECK constraint is not allowed"},
 		{"a user's = on the search path", shadowed, "SELECT 1 = 2", "defined in this database"},
 		{"CASE x WHEN runs =", shadowed, "SELECT CASE 1 WHEN 2 THEN 'a' END", "defined in this database"},
 		{"IN (SELECT ...) runs =", shadowed, "SELECT 1 IN (SELECT 2)", "defined in this database"},
