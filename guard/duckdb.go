@@ -223,11 +223,17 @@ func (g *DuckDB) Check(ctx context.Context, p DuckDBParser, sql string) error {
 
 // check parses text, the part of whole from offset on, and judges it.
 func (g *DuckDB) check(ctx context.Context, p DuckDBParser, text string, offset int, whole string) error {
+	if e := checkDuckDBText(text); e != nil {
+		return e
+	}
 	tree, err := g.parse(ctx, p, text, offset, whole)
 	if err != nil {
 		return err
 	}
 	if e := checkDuckDBSize(tree); e != nil {
+		return e
+	}
+	if e := checkDuckDBShape(tree); e != nil {
 		return e
 	}
 	if e := g.walk(tree, false); e != nil {
@@ -256,8 +262,14 @@ func (g *DuckDB) parse(ctx context.Context, p DuckDBParser, text string, offset 
 
 		Statements []json.RawMessage `json:"statements"`
 	}
+	if len(out) > maxDuckDBTree {
+		return nil, &Error{
+			Reason: fmt.Sprintf("the statement's parse tree is %d MB, more than the %d MB the guard reads", len(out)>>20, maxDuckDBTree>>20),
+			Hint:   "Send a shorter statement: fewer list items, columns and conditions",
+		}
+	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		return nil, fmt.Errorf("reading DuckDB's parse tree: %w", err)
+		return nil, unreadableDuckDBTree(err)
 	}
 	if res.Error {
 		if res.Type == "parser" {
@@ -288,9 +300,19 @@ func (g *DuckDB) parse(ctx context.Context, p DuckDBParser, text string, offset 
 		if strings.Contains(err.Error(), "depth") {
 			return nil, &Error{Reason: "the SQL is nested too deeply to check", Hint: "Send a flatter statement"}
 		}
-		return nil, fmt.Errorf("reading DuckDB's parse tree: %w", err)
+		return nil, unreadableDuckDBTree(err)
 	}
 	return tree, nil
+}
+
+// unreadableDuckDBTree refuses a statement whose parse tree DuckDB wrote
+// in a form the guard cannot read (a number too long for a double comes
+// out as Infinity, which JSON has not).
+func unreadableDuckDBTree(err error) *Error {
+	return &Error{
+		Reason: "the guard cannot read DuckDB's parse tree of the statement (" + err.Error() + ")",
+		Hint:   "Write long numbers shorter, or as strings cast to the type you need",
+	}
 }
 
 // charPosition turns a 0-based byte offset into s into a 1-based

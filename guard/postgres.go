@@ -503,16 +503,7 @@ const maxOperatorRuns = 1 << 22
 // operatorRuns refuses text whose runs of operator characters could cost
 // the scanner more than maxOperatorRuns steps.
 func operatorRuns(sql string) error {
-	work, run, longest := 0, 0, 0
-	for i := 0; i <= len(sql); i++ {
-		if i < len(sql) && strings.IndexByte(pgOperatorChars, sql[i]) >= 0 {
-			run++
-			continue
-		}
-		work += run * run
-		longest = max(longest, run)
-		run = 0
-	}
+	work, longest := operatorRunWork(sql, 2)
 	if work <= maxOperatorRuns {
 		return nil
 	}
@@ -520,6 +511,26 @@ func operatorRuns(sql string) error {
 		Reason: fmt.Sprintf("the SQL holds long runs of operator characters (the longest is %d of + - * / < > = and the like), which PostgreSQL's scanner reads in time that grows with the square of their length", longest),
 		Hint:   "Put spaces between operators, and shorten runs of such characters in comments and strings",
 	}
+}
+
+// operatorRunWork sums the lengths of sql's runs of operator characters,
+// each raised to the power pow, and reports the longest run.
+func operatorRunWork(sql string, pow int) (work, longest int) {
+	run := 0
+	for i := 0; i <= len(sql); i++ {
+		if i < len(sql) && strings.IndexByte(pgOperatorChars, sql[i]) >= 0 {
+			run++
+			continue
+		}
+		w := 1
+		for range pow {
+			w *= run
+		}
+		work += w
+		longest = max(longest, run)
+		run = 0
+	}
+	return work, longest
 }
 
 // pgOperatorChars are the characters PostgreSQL's scanner makes operators
