@@ -205,6 +205,9 @@ func checkMySQL(sql string, cat MySQLCatalog) (ast.StmtNode, *myText, error) {
 			Hint:   mysqlNestingHint,
 		}
 	}
+	if e := text.costly(); e != nil {
+		return nil, text, e
+	}
 	stmts, perr := parseMySQL(text.blanked[:text.end])
 	var ge *Error
 	if errors.As(perr, &ge) {

@@ -184,6 +184,67 @@ func runePos(s string, i int) int {
 	return len([]rune(s[:i])) + 1
 }
 
+// The parser's grammar does work some token shapes make superlinear, in
+// Go, before any judgement (measured with the TiDB parser):
+//   - adjacent string literals ('a' 'b' ...) are concatenated one by one,
+//     each into a new string: a megabyte of them took 30 s and 200 GB of
+//     allocations;
+//   - a dotted name (SET CONFIG's a.b.c...) is built right to left, each
+//     part a new string the parser's stack keeps: 64 KiB held 1.15 GB;
+//   - and the whole tree costs memory in proportion to the tokens: a
+//     megabyte of a, a, ... took 3-5 s and 775 MB.
+const (
+	// maxMySQLAdjacentStrings bounds a run of adjacent string literals.
+	maxMySQLAdjacentStrings = 64
+	// maxMySQLNameParts bounds the parts of a dotted name: MySQL's have
+	// at most three (schema.table.column).
+	maxMySQLNameParts = 8
+	// maxMySQLTokens bounds the tokens of a statement: about 0.7 s and
+	// 150 MB to parse and judge.
+	maxMySQLTokens = 120_000
+)
+
+// costly refuses text whose tokens the parser would take too long or too
+// much memory to read: see the bounds above.
+func (t *myText) costly() *Error {
+	if n := len(t.tokens); n > maxMySQLTokens {
+		return &Error{
+			Reason: fmt.Sprintf("the SQL has %d words, numbers, strings and symbols; the limit is %d", n, maxMySQLTokens),
+			Hint:   "Send a shorter statement: fewer list items and columns",
+		}
+	}
+	strs, parts := 0, 0
+	for i, tok := range t.tokens {
+		if tok.kind == 's' {
+			strs++
+		} else {
+			strs = 0
+		}
+		switch {
+		case tok.kind == 'w' || tok.kind == 'q':
+			if !t.punct(i-1, '.') {
+				parts = 0
+			}
+			parts++
+		case !t.punct(i, '.'):
+			parts = 0
+		}
+		if strs > maxMySQLAdjacentStrings {
+			return &Error{
+				Reason: fmt.Sprintf("the SQL has more than %d string literals in a row, which MySQL joins into one", maxMySQLAdjacentStrings),
+				Hint:   "Write the text as one literal, or join the parts with CONCAT(...)",
+			}
+		}
+		if parts > maxMySQLNameParts {
+			return &Error{
+				Reason: fmt.Sprintf("the SQL has a dotted name of more than %d parts", maxMySQLNameParts),
+				Hint:   "Name a column as table.column or schema.table.column",
+			}
+		}
+	}
+	return nil
+}
+
 // maxMySQLChain bounds the operators and keywords a chain may hold before
 // the parser sees it: the parser builds one level per operator and takes
 // seconds and hundreds of megabytes on a megabyte of "1+1+...", and the

@@ -356,3 +356,32 @@ var mysqlRefused = []struct{ sql, want string }{
 	{"SELECT 1\x00", "NUL"},
 	{"SELECT '\xff'", "UTF-8"},
 }
+
+// TestCheckMySQLCostlyTokens: token shapes the parser reads in time or
+// memory far past their length are refused before it reads them; the
+// same kinds at real sizes pass.
+func TestCheckMySQLCostlyTokens(t *testing.T) {
+	rep := strings.Repeat
+	for _, c := range []struct{ name, sql, want string }{
+		{"10,000 adjacent string literals", "SELECT " + rep("'a' ", 10_000), "string literals in a row"},
+		{"adjacent literals across comments", "SELECT " + rep("'a' /* x */ \"b\"\n", 5_000), "string literals in a row"},
+		{"a dotted name of 30,000 parts", "SET CONFIG tikv a" + rep(".a", 30_000) + " = 1", "dotted name"},
+		{"a megabyte of columns", "SELECT " + rep("a,", 500_000) + "a FROM t", "words, numbers, strings and symbols"},
+	} {
+		err := guard.CheckMySQL(c.sql, mariaDB)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, c.want) {
+			t.Errorf("%s: got %.200v, want a refusal naming %q", c.name, err, c.want)
+		}
+	}
+	for name, sql := range map[string]string{
+		"an IN list of 50,000":          "SELECT 1 FROM t WHERE a IN (" + rep("1,", 50_000) + "1)",
+		"three-part names":              "SELECT s.t.c, t.c, 1.5, t.`c` FROM s.t",
+		"a few adjacent literals":       "SELECT 'a' 'b' \"c\" 'd'",
+		"a function of JSON path parts": "SELECT JSON_EXTRACT(j, '$.a.b.c.d.e.f.g.h.i') FROM t",
+	} {
+		if err := guard.CheckMySQL(sql, mariaDB); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
