@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/identity"
+	"github.com/sqlmcp/sqlmcp/internal/rawio"
 	transport "github.com/sqlmcp/sqlmcp/internal/serve"
 	"github.com/sqlmcp/sqlmcp/internal/telemetry"
 	"github.com/sqlmcp/sqlmcp/tools"
@@ -65,6 +66,9 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 		runtime.GOMAXPROCS(n)
 	}
 	level, _ := zerolog.ParseLevel(cfg.logLevel)
+	if f, ok := stderr.(*os.File); ok {
+		stderr = rawio.LogWriter(f)
+	}
 	log := zerolog.New(stderr).Level(level).With().Timestamp().Logger()
 
 	set, err := startSources(ctx, cfg, log)

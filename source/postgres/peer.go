@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sqlmcp/sqlmcp/internal/rawio"
 )
 
 // pgFirstAnswer is how long a server may take to answer the first
@@ -20,7 +22,7 @@ const pgFirstAnswer = 2 * time.Second
 // the peer speaks PostgreSQL's protocol: a MySQL or MariaDB server speaks
 // first, with a greeting PostgreSQL never sends, and a peer that does not
 // answer within pgFirstAnswer is refused rather than waited on for the
-// whole timeout.
+// whole timeout. Its reads and writes are raw system calls (see rawio).
 func sniffPeer(cc *pgx.ConnConfig) {
 	dial := cc.DialFunc
 	cc.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -28,7 +30,7 @@ func sniffPeer(cc *pgx.ConnConfig) {
 		if err != nil {
 			return nil, err
 		}
-		return &sniffConn{Conn: c, addr: addr}, nil
+		return &sniffConn{Conn: rawio.WrapConn(c), addr: addr}, nil
 	}
 }
 
