@@ -110,11 +110,14 @@ type Stdio struct {
 }
 
 // StartStdio spawns argv with its stderr going to stderr (a file, or nil
-// for none), and initializes an MCP session.
+// for none) through a pipe, as MCP clients read a server's log, and
+// initializes an MCP session.
 func StartStdio(ctx context.Context, argv []string, env []string, stderr io.Writer) (*Stdio, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stderr = stderr
+	if stderr != nil {
+		cmd.Stderr = struct{ io.Writer }{stderr} // not an *os.File: exec makes a pipe and copies it
+	}
 	cmd.SysProcAttr = ChildAttr()
 	in, err := cmd.StdinPipe()
 	if err != nil {
