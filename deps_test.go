@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"source":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/internal/text"},
 	"policy":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
 	"source/sqlite":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3"},
-	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool"},
+	"source/postgres":    {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgconn/ctxwatch", "github.com/jackc/pgx/v5/pgproto3", "github.com/jackc/pgx/v5/pgxpool", "github.com/sqlmcp/sqlmcp/internal/rawio"},
 	"source/mysql":       {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/go-sql-driver/mysql"},
 	"source/builtin":     {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/sqlite", "github.com/sqlmcp/sqlmcp/source/postgres", "github.com/sqlmcp/sqlmcp/source/mysql"},
 	"source/duckdb":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "github.com/duckdb/duckdb-go/v2"},
@@ -56,6 +56,7 @@ var allowed = map[string][]string{
 	"internal/term":      {"github.com/sqlmcp/sqlmcp/internal/text", "golang.org/x/term"},
 	"internal/toolstest": {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/mcptest", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/sqlmcp/sqlmcp/schema", "github.com/sqlmcp/sqlmcp/tools", "github.com/sqlmcp/sqlmcp/config", "github.com/sqlmcp/sqlmcp/sources", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/rs/zerolog"},
 	"internal/files":     {},
+	"internal/rawio":     {},
 	"internal/dbtest":    {"github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/source/builtin", "github.com/mattn/go-sqlite3", "github.com/jackc/pgx/v5", "github.com/go-sql-driver/mysql"},
 	"cmd/sqlmcp":         {"*"},
 	// The benchmark and the soak: their own clients, the bare drivers as floors.
