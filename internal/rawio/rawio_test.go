@@ -114,14 +114,7 @@ func TestConnReset(t *testing.T) {
 // kernel, so the process's one processor goes on running the rest.
 func TestFile(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	// A pipe as a client hands it over: blocking, and not yet polled.
-	var fds [2]int
-	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	r, w := os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
-	defer r.Close()
-	defer w.Close()
+	r, w := clientPipe(t)
 	if nonblocking(t, w) {
 		t.Fatal("a new pipe is non-blocking")
 	}
@@ -196,6 +189,19 @@ func TestFileNotAPipe(t *testing.T) {
 	}
 }
 
+// clientPipe is a pipe as a client hands one over: blocking, and not yet
+// polled by the runtime (os.Pipe's are both).
+func clientPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w = os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}
+
 func nonblocking(t *testing.T, f *os.File) bool {
 	t.Helper()
 	sc, err := f.SyscallConn()
@@ -213,13 +219,7 @@ func nonblocking(t *testing.T, f *os.File) bool {
 // room and the usual way when it is full, and the pipe's mode is left as
 // it was.
 func TestLogWriter(t *testing.T) {
-	var fds [2]int
-	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	r, w := os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
-	defer r.Close()
-	defer w.Close()
+	r, w := clientPipe(t)
 	lw := rawio.LogWriter(w)
 	if lw == io.Writer(w) {
 		t.Fatal("a pipe was not wrapped")
