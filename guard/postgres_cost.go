@@ -71,7 +71,7 @@ func checkPostgresCost(stmt *pg.Node) error {
 	}
 	if copies&copyTooWide != 0 {
 		return &Error{
-			Reason: fmt.Sprintf("the query expands to too many columns to check: * and t.* copy more than %d columns across its FROM items and subqueries", maxPostgresEstimateSteps),
+			Reason: fmt.Sprintf("the query expands to too many columns to check: its *, t.* and joins reach more than %d columns and FROM items across its subqueries", maxPostgresEstimateSteps),
 			Hint:   "Select the columns you need by name rather than *, and join fewer relations",
 		}
 	}
