@@ -84,7 +84,9 @@ func NewSQLite(conn SQLiteConn) (*SQLite, error) {
 	connectVirtualTables(conn)
 	g := &SQLite{conn: conn, functions: functions, shadow: shadowTables(conn)}
 	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
-	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes)
+	// checkText holds a call's text to MaxSQLBytes; the policy's check of
+	// index order compiles it again after "EXPLAIN ".
+	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes+len(sqliteExplain))
 	if ca, ok := conn.(SQLiteContextAuthorizer); ok {
 		ca.RegisterContextAuthorizer(g.authorize)
 		g.inner = true

@@ -541,3 +541,15 @@ func TestPolicyKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyLongestText: a statement of the longest text allowed is judged
+// like any other under a policy (the check of its index order compiles it
+// again, longer).
+func TestPolicyLongestText(t *testing.T) {
+	db := openPolicy(t, policyFile(t))
+	sql := "SELECT id, name FROM users ORDER BY id -- "
+	sql += strings.Repeat("x", guard.MaxSQLBytes-len(sql))
+	if _, err := db.Query(t.Context(), sql, 0); err != nil {
+		t.Fatalf("%d bytes: %v", len(sql), err)
+	}
+}
