@@ -322,46 +322,11 @@ const maxSQLiteWindows = 200
 // overstate).
 func sqliteWords(sql, word string) int {
 	n := 0
-	for i := 0; i < len(sql); {
-		c := sql[i]
-		switch {
-		case strings.HasPrefix(sql[i:], "--"):
-			end := strings.IndexByte(sql[i:], '\n')
-			if end < 0 {
-				return n
-			}
-			i += end + 1
-		case strings.HasPrefix(sql[i:], "/*"):
-			end := strings.Index(sql[i+2:], "*/")
-			if end < 0 {
-				return n
-			}
-			i += 2 + end + 2
-		case c == '\'' || c == '"' || c == '`' || c == '[':
-			closer := c
-			if c == '[' {
-				closer = ']'
-			}
-			// A doubled quote inside is two quoted runs back to back,
-			// which reads the same here.
-			end := strings.IndexByte(sql[i+1:], closer)
-			if end < 0 {
-				return n
-			}
-			i += 1 + end + 1
-		case wordByte(c):
-			j := i
-			for j < len(sql) && wordByte(sql[j]) {
-				j++
-			}
-			if strings.EqualFold(sql[i:j], word) {
-				n++
-			}
-			i = j
-		default:
-			i++
+	sqliteScan(sql, func(kind byte, text string) {
+		if kind == 'w' && strings.EqualFold(text, word) {
+			n++
 		}
-	}
+	})
 	return n
 }
 

@@ -797,15 +797,11 @@ func (lx sqliteLex) written(name string) string {
 	return name
 }
 
-// lexSQLite reads sql's tokens as SQLite's tokenizer does: comments,
-// strings ('...'), quoted names ("...", `...`, [...]) and bare words. A
-// CTE is a name followed by an optional column list, AS, an optional [NOT]
-// MATERIALIZED and "(": SQLite takes a string or any keyword it can fall
-// back on as the name, so every name-like token counts. A WINDOW w AS (...)
-// counts too; it only makes the guard judge more reads.
-func lexSQLite(sql string) sqliteLex {
-	type token = sqliteToken
-	var toks []token
+// sqliteScan calls f with each token of sql as SQLite's tokenizer splits
+// it, comments and white space left out: kind 'w' for a bare word, with
+// its text; 'n' for a string ('...') or quoted name ("...", `...`, [...]),
+// with its text unquoted; 'p' for any other byte.
+func sqliteScan(sql string, f func(kind byte, text string)) {
 	for i := 0; i < len(sql); {
 		c := sql[i]
 		switch {
@@ -845,20 +841,31 @@ func lexSQLite(sql string) sqliteLex {
 				b.WriteByte(sql[j])
 				j++
 			}
-			toks = append(toks, token{text: b.String(), kind: 'n'})
+			f('n', b.String())
 			i = j
 		case wordByte(c):
 			j := i
 			for j < len(sql) && wordByte(sql[j]) {
 				j++
 			}
-			toks = append(toks, token{text: sql[i:j], kind: 'w'})
+			f('w', sql[i:j])
 			i = j
 		default:
-			toks = append(toks, token{text: sql[i : i+1], kind: 'p'})
+			f('p', sql[i:i+1])
 			i++
 		}
 	}
+}
+
+// lexSQLite reads sql's tokens as SQLite's tokenizer does: comments,
+// strings ('...'), quoted names ("...", `...`, [...]) and bare words. A
+// CTE is a name followed by an optional column list, AS, an optional [NOT]
+// MATERIALIZED and "(": SQLite takes a string or any keyword it can fall
+// back on as the name, so every name-like token counts. A WINDOW w AS (...)
+// counts too; it only makes the guard judge more reads.
+func lexSQLite(sql string) sqliteLex {
+	var toks []sqliteToken
+	sqliteScan(sql, func(kind byte, text string) { toks = append(toks, sqliteToken{text: text, kind: kind}) })
 	lx := sqliteLex{toks: toks, words: map[string]bool{}, ctes: map[string]bool{}, spelled: map[string]string{}}
 	punct := func(k int, s string) bool { return k >= 0 && k < len(toks) && toks[k].kind == 'p' && toks[k].text == s }
 	word := func(k int, w string) bool {
