@@ -3,7 +3,6 @@
 package rawio
 
 import (
-	"errors"
 	"io"
 	"net"
 	"os"
@@ -219,7 +218,7 @@ var (
 func isNonblock(fd int) (bool, error) {
 	flags, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
 	if e != 0 {
-		return false, errors.New(e.Error())
+		return false, e
 	}
 	return flags&syscall.O_NONBLOCK != 0, nil
 }
