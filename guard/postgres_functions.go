@@ -272,10 +272,10 @@ func (w *pgWalker) judgeCheck(label, check string) *Error {
 	if e, ok := w.checks[at]; ok {
 		return e
 	}
-	e := w.judgeCheckOnce(label, check)
 	if w.checks == nil {
 		w.checks = map[pgCheckAt]*Error{}
 	}
+	e := w.judgeCheckOnce(label, check)
 	w.checks[at] = e
 	return e
 }
@@ -294,9 +294,6 @@ func (w *pgWalker) judgeCheckOnce(label, check string) *Error {
 	stmts, err := parsePostgres(text, 0)
 	if err != nil || len(stmts) != 1 || stmts[0].Stmt.GetSelectStmt() == nil {
 		return refuse
-	}
-	if w.checks == nil {
-		w.checks = map[pgCheckAt]*Error{}
 	}
 	sub := &pgWalker{cat: w.cat, text: text, depth: w.depth + 1, checks: w.checks}
 	e := sub.walk(stmts[0].Stmt.GetSelectStmt().ProtoReflect())
