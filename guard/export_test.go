@@ -1,6 +1,10 @@
 package guard
 
-import "reflect"
+import (
+	"reflect"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
 
 // LimitedAtOnce and LimitedApart are PostgresPolicyLimit's two ways.
 var (
@@ -31,3 +35,10 @@ const MaxPostgresPlanUnits = maxPostgresPlanUnits
 var PrescanPostgres = prescanPostgres
 
 const PrescanFree = prescanFree
+
+// ParseTree is parseTree, saying whether the tree was read from the
+// parser's JSON.
+func ParseTree(sql string) (*pg.ParseResult, bool, error) { return parseTreeJSON(sql) }
+
+// TreeFromJSON decodes the parser's JSON of a tree, or reports false.
+var TreeFromJSON = treeFromJSON

@@ -461,7 +461,7 @@ func parsePostgres(sql string, slack int) ([]*pg.RawStmt, error) {
 			return nil, err
 		}
 	}
-	tree, err := pg.Parse(sql)
+	tree, err := parseTree(sql)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {

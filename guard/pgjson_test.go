@@ -1,0 +1,155 @@
+package guard_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+// sameTree fails t when ParseTree and pg.Parse answer sql differently:
+// another tree, or an error for one and not the other, or another error.
+func sameTree(t *testing.T, sql string) {
+	t.Helper()
+	want, werr := pg.Parse(sql)
+	got, fast, gerr := guard.ParseTree(sql)
+	switch {
+	case werr != nil || gerr != nil:
+		if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+			t.Fatalf("%.200q: pg.Parse: %v; ParseTree: %v", sql, werr, gerr)
+		}
+	case !proto.Equal(got, want):
+		t.Fatalf("%.200q: ParseTree's tree (read from JSON: %v) differs from pg.Parse's:\n got %v\nwant %v", sql, fast, got, want)
+	}
+}
+
+// TestParseTreeAsParse: the tree read from the parser's JSON is, for
+// every statement of the PostgreSQL corpora, the tree pg.Parse decodes,
+// and the JSON is what it is read from for the usual kinds of statement.
+func TestParseTreeAsParse(t *testing.T) {
+	var all []string
+	for _, cases := range [][]dbtest.Case{dbtest.HostilePostgres, dbtest.AllowedPostgres} {
+		for _, c := range cases {
+			all = append(all, c.SQL)
+		}
+	}
+	all = append(all, fuzzPostgresSeeds...)
+	all = append(all,
+		`SELECT * FROM customers WHERE id = 1 + 5 * 7919 AND name <> 'x<>"\'`,
+		"SELECT E'\\b\\f\\n\\r\\t\\x01\\x1f', U&'\\00e9\\+01F600', 'ünï\u2028', $$<>$$, 1.5e300, -2147483648, 9223372036854775808, NULL, true, B'101', X'ff'",
+		"SELECT ARRAY[1, NULL], '{}'::int[], x FROM t GROUP BY ROLLUP (a, (b, c)) HAVING count(*) > 0 ORDER BY 1 DESC NULLS LAST",
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r TABLESAMPLE SYSTEM (10) REPEATABLE (0.5)",
+		"SELECT xmlelement(name a, xmlattributes(1 AS b)), json_object('a': 1), interval '1' day, CAST(1 AS numeric(10, 2)), 1::float8",
+		"SELECT 1; SELECT 2; ; EXPLAIN (ANALYZE false) SELECT 3",
+		"SELECT '\x00'", "SELECT 'unterminated", "SELECT * FROM", "",
+	)
+	fast, parsed := 0, 0
+	for _, sql := range all {
+		if len(sql) > guard.PrescanFree && guard.PrescanPostgres(sql, 0) != nil {
+			continue // the guard refuses it unparsed
+		}
+		parsed++
+		sameTree(t, sql)
+		if _, f, err := guard.ParseTree(sql); f && err == nil {
+			fast++
+		}
+	}
+	t.Logf("%d of %d statements read from the JSON", fast, parsed)
+	if fast < parsed*3/4 {
+		t.Errorf("only %d of %d statements were read from the JSON", fast, parsed)
+	}
+	if _, f, err := guard.ParseTree(all[len(all)-10]); !f || err != nil {
+		t.Errorf("the point lookup was not read from the JSON (%v)", err)
+	}
+	if !strings.Contains(all[len(all)-10], "<>") {
+		t.Fatal("the test lost its point lookup")
+	}
+}
+
+// TestTreeFromJSONStrict: JSON the parser does not write is not read as a
+// tree, however close it comes, and a tree it writes is.
+func TestTreeFromJSONStrict(t *testing.T) {
+	const (
+		node  = `{"A_Const":{"ival":{"ival":1},"location":7}}`
+		wrap  = `{"version":170007,"stmts":[{"stmt":{"SelectStmt":{"targetList":[{"ResTarget":{"val":%s,"location":7}}],"limitOption":"LIMIT_OPTION_DEFAULT","op":"SETOP_NONE"}}}]}`
+		other = `{"ColumnRef":{"fields":[{"String":{"sval":"x"}}]}}`
+	)
+	js, err := pg.ParseToJSON("SELECT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if js != fmt.Sprintf(wrap, node) {
+		t.Fatalf("the parser's JSON of SELECT 1 is now %s", js)
+	}
+	want, _ := pg.Parse("SELECT 1")
+	if got, ok := guard.TreeFromJSON(js); !ok || !proto.Equal(got, want) {
+		t.Fatalf("SELECT 1 read as %v, %v", got, ok)
+	}
+	for name, val := range map[string]string{
+		"two of a oneof":      `{"A_Const":{"ival":{"ival":1},"location":7},"ColumnRef":{"fields":[]}}`,
+		"a key twice":         `{"A_Const":{"ival":{"ival":1},"location":7,"location":8}}`,
+		"an unknown key":      `{"A_Const":{"ival":{"ival":1},"locations":7}}`,
+		"an escaped key":      `{"A_Const":{"ival":{"ival":1},"locatio\u006e":7}}`,
+		"int32 out of range":  `{"A_Const":{"ival":{"ival":2147483648},"location":7}}`,
+		"a float":             `{"A_Const":{"ival":{"ival":1.5},"location":7}}`,
+		"an unknown enum":     `{"SortBy":{"node":` + other + `,"sortbyDir":"SORTBY_SIDEWAYS"}}`,
+		"an unknown escape":   `{"String":{"sval":"\x41"}}`,
+		"a wide escape":       `{"String":{"sval":"\u00e9"}}`,
+		"invalid UTF-8":       "{\"String\":{\"sval\":\"\xff\"}}",
+		"null":                `{"String":{"sval":null}}`,
+		"a string for a bool": `{"A_Const":{"isnull":"true","location":7}}`,
+		"unterminated":        `{"A_Const":{"ival":{"ival":1},"location":7}`,
+	} {
+		if tree, ok := guard.TreeFromJSON(fmt.Sprintf(wrap, val)); ok {
+			t.Errorf("%s: read as %v", name, tree)
+		}
+	}
+	if _, ok := guard.TreeFromJSON(js + "{}"); ok {
+		t.Error("JSON after the tree was not refused")
+	}
+	// Escapes the parser writes are read.
+	esc := fmt.Sprintf(wrap, `{"A_Const":{"sval":{"sval":"\u003c\u003e\b\f\n\r\t\"\\\u0001"},"location":7}}`)
+	tree, ok := guard.TreeFromJSON(esc)
+	if !ok {
+		t.Fatal("the parser's escapes were not read")
+	}
+	if s := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetAConst().GetSval().Sval; s != "<>\b\f\n\r\t\"\\\x01" {
+		t.Errorf("the escapes read as %q", s)
+	}
+}
+
+// FuzzParseTree holds ParseTree to pg.Parse's tree for any text.
+func FuzzParseTree(f *testing.F) {
+	addPostgresSeeds(f)
+	f.Fuzz(func(t *testing.T, sql string) {
+		if len(sql) > guard.PrescanFree && guard.PrescanPostgres(sql, 0) != nil {
+			return // the guard refuses it unparsed
+		}
+		sameTree(t, sql)
+	})
+}
+
+func BenchmarkParseTree(b *testing.B) {
+	for _, way := range []struct {
+		name string
+		f    func(string) error
+	}{
+		{"json", func(s string) error { _, _, err := guard.ParseTree(s); return err }},
+		{"protobuf", func(s string) error { _, err := pg.Parse(s); return err }},
+	} {
+		b.Run(way.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				if err := way.f(fmt.Sprintf("SELECT * FROM (\nSELECT * FROM customers WHERE id = 1 + %d * 7919 AND name <> 'x'\n) AS sqlmcp_q LIMIT 101", i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
