@@ -176,6 +176,7 @@ func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
 // returned as it is.
 func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	msg := err.Error()
+	objectType := g.objectTypes()
 	// With double-quoted strings off (as the engine runs a policy's
 	// statements), SQLite words a missing column written "x" as
 	// no such column: "x" - should this be a string literal in
@@ -207,7 +208,7 @@ func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 		if fold(t.name) == fold(missing) || lx.cte(t) || t.other() {
 			continue
 		}
-		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
+		if _, ok := p.Relation("", t.name); !ok && objectType(t.name) != "" {
 			return noTable(t.name)
 		}
 	}
@@ -320,6 +321,7 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 // columns and the joins SQLite does not report.
 func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedColumn, error) {
 	lx := lexSQLite(sql)
+	objectType := g.objectTypes()
 	if len(lx.toks) > 0 && lx.toks[0].kind == 'w' && strings.EqualFold(lx.toks[0].text, "explain") {
 		// The plan names the tables a view reads.
 		return nil, &Error{
@@ -334,7 +336,7 @@ func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedC
 			return v
 		}
 		_, ok := p.Relation("", inner)
-		v := ok && !lx.ctes[key] && g.objectType(inner) == "view"
+		v := ok && !lx.ctes[key] && objectType(inner) == "view"
 		honored[key] = v
 		return v
 	}
@@ -345,7 +347,7 @@ func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedC
 		if lx.cte(t) || t.other() {
 			continue
 		}
-		if _, ok := p.Relation("", t.name); !ok && g.objectType(t.name) != "" {
+		if _, ok := p.Relation("", t.name); !ok && objectType(t.name) != "" {
 			return nil, noTable(t.name)
 		}
 	}
@@ -386,7 +388,7 @@ func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedC
 	}
 	onBehalf := func(r sqliteRead) bool {
 		if r.inner != "" {
-			return !lx.words[fold(r.inner)] && g.objectType(r.inner) == "view" && allVouched()
+			return !lx.words[fold(r.inner)] && objectType(r.inner) == "view" && allVouched()
 		}
 		return r.column == "" && r.database == "main" && !lx.words[fold(r.table)] && allVouched()
 	}
@@ -427,7 +429,7 @@ func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedC
 		}
 		rel, ok := p.Relation("", r.table)
 		if !ok {
-			if sqliteEponymous[low] && g.objectType(r.table) == "" {
+			if sqliteEponymous[low] && objectType(r.table) == "" {
 				continue
 			}
 			return nil, g.readRefusal(r, named, lx)
@@ -731,6 +733,22 @@ func (g *SQLite) virtualTable(name string) bool {
 	}
 	defer rows.Close()
 	return rows.Next(make([]driver.Value, 1)) == nil
+}
+
+// objectTypes is objectType remembered for one statement: a statement may
+// name the same table a hundred thousand times (FROM t, t, t, ...), and
+// each look costs a query of sqlite_schema.
+func (g *SQLite) objectTypes() func(name string) string {
+	seen := map[string]string{}
+	return func(name string) string {
+		key := fold(name)
+		if t, ok := seen[key]; ok {
+			return t
+		}
+		t := g.objectType(name)
+		seen[key] = t
+		return t
+	}
 }
 
 // objectType is the type of the schema object of the main database named

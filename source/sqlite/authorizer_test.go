@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,5 +150,59 @@ func TestPolicySchemaChangeBeforeStep(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// schemaLooks counts the guard's looks at sqlite_schema for the type of
+// one name.
+type schemaLooks struct {
+	*sqliteConn
+	looks int
+}
+
+func (c *schemaLooks) Query(query string, args []driver.Value) (driver.Rows, error) {
+	if strings.Contains(query, "FROM main.sqlite_schema WHERE name = ?1") {
+		c.looks++
+	}
+	return c.SQLiteConn.Query(query, args)
+}
+
+// TestPolicyLooksOncePerName: under a policy, the guard looks up the type
+// of each name a statement gives once, however often it gives it: a
+// megabyte of FROM t, t, t, ... was a hundred thousand queries.
+func TestPolicyLooksOncePerName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "looks.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec(`CREATE TABLE a (x); CREATE TABLE hidden (y)`); err != nil {
+		t.Fatal(err)
+	}
+	dc, err := (&sqlite3.SQLiteDriver{}).Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &schemaLooks{sqliteConn: &sqliteConn{SQLiteConn: dc.(*sqlite3.SQLiteConn)}}
+	defer sc.Close()
+	g, err := guard.NewSQLite(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := onePolicy{"a": {{Name: "x"}}}
+	for _, sql := range []string{
+		"SELECT 1 FROM " + strings.Repeat("nosuch, NoSuch, ", 200) + "nosuch",
+		"SELECT 1 FROM a WHERE x IN (" + strings.Repeat("SELECT 1 FROM Nosuch UNION ", 200) + "SELECT 1)",
+	} {
+		sc.looks = 0
+		st, _, err := g.PreparePolicy(sql, p)
+		if err == nil {
+			st.Close()
+			t.Fatalf("%.60q was accepted", sql)
+		}
+		if sc.looks == 0 || sc.looks > 2 {
+			t.Errorf("%.60q: %d looks at sqlite_schema; want one or two (%v)", sql, sc.looks, err)
+		}
 	}
 }
