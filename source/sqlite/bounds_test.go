@@ -50,6 +50,7 @@ func TestSQLiteLimitsFire(t *testing.T) {
 		{"heap", bomb(24), "more memory than this server lets SQLite use"},
 		{"trim characters", "SELECT trim('abc', '" + strings.Repeat("é", 65) + "')", "at most 64 characters to strip"},
 		{"unhex with separators", "SELECT unhex('01-02', '-')", "unhex(X, Y) is not available on this server"},
+		{"common table expressions", "WITH " + repeatJoin("a{i} AS NOT MATERIALIZED (SELECT 1)", ", ", 1001) + " SELECT 1", "the SQL defines 1001 common table expressions"},
 		{"json_patch", `SELECT json_patch('{"a":1}', '{"b":2}')`, "json_patch is not available on this server"},
 		{"jsonb_patch", `SELECT jsonb_patch('{"a":1}', '{"b":2}')`, "json_patch is not available on this server"},
 	} {
@@ -87,6 +88,7 @@ func TestSQLiteOrdinaryStillCompiles(t *testing.T) {
 		{"trim of 64 characters", "SELECT trim(name, '" + strings.Repeat("é", 64) + "') FROM customers"},
 		{"unhex", "SELECT unhex('0102')"},
 		{"bomb of 16 levels", bomb(16)},
+		{"1,000 common table expressions", "WITH " + repeatJoin("a{i} AS (SELECT {i} AS x)", ", ", 998) + ", w AS (SELECT 1) SELECT x FROM a997 WINDOW w AS ()"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := db.Query(t.Context(), c.sql, 0); err != nil {
