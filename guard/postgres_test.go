@@ -401,6 +401,13 @@ func TestCheckPostgresExplainOptions(t *testing.T) {
 
 func TestCheckPostgresLimits(t *testing.T) {
 	chain := func(n int) string { return "SELECT " + strings.Repeat("1+", n) + "1" }
+	ctes := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf("a%d AS (SELECT %d)", i, i)
+		}
+		return strings.Join(parts, ", ")
+	}
 	tests := []struct {
 		name, sql string
 		ok        bool
@@ -418,6 +425,10 @@ func TestCheckPostgresLimits(t *testing.T) {
 		{"3000 columns of sums", "SELECT " + strings.Repeat("1+1, ", 3000) + "1", true},
 		{"2000 CASE branches", "SELECT CASE " + strings.Repeat("WHEN random() < 0.5 THEN 1 ", 2000) + "END", false},
 		{"500 CASE branches", "SELECT CASE " + strings.Repeat("WHEN random() < 0.5 THEN 1 ", 500) + "END", true},
+		{"1000 WITH queries", "WITH " + ctes(1000) + " SELECT 1", true},
+		{"1001 WITH queries", "WITH " + ctes(1001) + " SELECT 1", false},
+		{"45k WITH queries", "WITH " + ctes(45_000) + " SELECT 1", false},
+		{"1000 WITH queries twice", "WITH " + ctes(1000) + " SELECT * FROM (WITH " + ctes(1000) + " SELECT 1) s", true},
 		{"20k-term OR", "SELECT 1 WHERE " + strings.Repeat("true OR ", 20_000) + "true", true},
 		{"1 MiB of SQL", "SELECT " + strings.Repeat("1,", (guard.MaxSQLBytes-8)/2) + "1", true},
 		{"1 MiB + 1", "SELECT " + strings.Repeat("1,", guard.MaxSQLBytes/2) + "1", false},
