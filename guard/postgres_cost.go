@@ -51,6 +51,15 @@ const (
 	pgRelationUnits = 100
 	// pgConstBytesPerUnit is how many bytes of a constant make one unit.
 	pgConstBytesPerUnit = 512
+	// maxPostgresJoined bounds the relations one query level joins, with
+	// the relations of every subquery the planner may pull up into it (in
+	// FROM, an inlined WITH query, EXISTS and IN), since it keeps every
+	// join of them in memory until the plan is made, in a time
+	// statement_timeout reaches late: on PostgreSQL 15, a chain of 100
+	// JOIN (SELECT ...) ON true took 50 MB, 200 took 380 MB and 400 took
+	// 2.9 GB, answering a cancel 4 s late. The join search itself is
+	// bounded by the connection's settings (see pgStartup).
+	maxPostgresJoined = 100
 	// maxPostgresEstimateSteps bounds the estimate's own work: the
 	// columns it copies into results and scopes, and the FROM items a *
 	// walks. Each * copies every column it expands to, so a few hundred
@@ -65,8 +74,14 @@ const (
 // maxPostgresPlanUnits; stmt is the parsed statement, and only queries
 // and EXPLAIN of one are measured.
 func checkPostgresCost(stmt *pg.Node) error {
-	cost, copies := postgresPlanUnits(stmt)
+	cost, copies, joined := postgresPlanUnits(stmt)
 	if cost <= maxPostgresPlanUnits {
+		if joined > maxPostgresJoined {
+			return &Error{
+				Reason: fmt.Sprintf("the query joins %d relations in one plan (its subqueries' included); the limit is %d", joined, maxPostgresJoined),
+				Hint:   "Join fewer tables in one query; UNION ALL arms and WITH queries marked MATERIALIZED are planned apart",
+			}
+		}
 		return nil
 	}
 	if copies&copyTooWide != 0 {
@@ -116,13 +131,13 @@ var pgCopyHints = map[pgCopy]string{
 // postgresPlanUnits estimates what planning stmt builds beyond the
 // statement as written, and reports the ways of copying that made it; 0
 // for a statement that is not a query.
-func postgresPlanUnits(stmt *pg.Node) (cost float64, copies pgCopy) {
+func postgresPlanUnits(stmt *pg.Node) (cost float64, copies pgCopy, joined int) {
 	q := stmt.GetSelectStmt()
 	if e := stmt.GetExplainStmt(); e != nil {
 		q = e.Query.GetSelectStmt()
 	}
 	if q == nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	// The first pass counts the references to each WITH query, which
 	// decide whether the planner inlines it. What the statement holds as
@@ -135,14 +150,14 @@ func postgresPlanUnits(stmt *pg.Node) (cost float64, copies pgCopy) {
 	c.counting, c.flat = false, true
 	written := c.query(q, nil).cost
 	if c.copies&copyTooWide != 0 {
-		return math.Inf(1), copyTooWide
+		return math.Inf(1), copyTooWide, c.joined
 	}
 	c.flat, c.copies = false, 0
 	cost = c.query(q, nil).cost
 	if c.copies&copyTooWide != 0 {
-		return math.Inf(1), copyTooWide
+		return math.Inf(1), copyTooWide, c.joined
 	}
-	return max(cost-written, 0), c.copies
+	return max(cost-written, 0), c.copies, c.joined
 }
 
 // units spells an estimate for a message.
@@ -162,6 +177,7 @@ type pgCost struct {
 	done   map[*pg.CommonTableExpr]pgRel
 	copies pgCopy // the ways of copying met
 	steps  int    // the estimate's work so far, bounded by maxPostgresEstimateSteps
+	joined int    // the most relations one query level joins (see maxPostgresJoined)
 }
 
 // step counts n steps of the estimate's work and reports whether it may
@@ -184,6 +200,9 @@ type pgRel struct {
 	cols   []pgCol
 	opaque bool
 	cost   float64
+	// rels is how many relations its plan joins in one problem, every
+	// subquery pulled up (see maxPostgresJoined).
+	rels int
 	// anyCol is the size of a column whose name the guard cannot tell,
 	// as those (expr).* makes: any name not in cols may be one.
 	anyCol float64
@@ -208,6 +227,7 @@ type pgScope struct {
 	anyMax  float64            // the largest anyCol, over items
 	aliases map[string]*pgAlias
 	width   float64 // what * expands to
+	rels    int     // the relations the level joins, pulled-up subqueries' too
 }
 
 // pgAlias is the FROM items of one level that share an alias (the server
@@ -326,6 +346,8 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 		// arm's columns substituted: count the arms' columns summed.
 		l, r := c.query(q.Larg, sc), c.query(q.Rarg, sc)
 		res.cost += l.cost + r.cost
+		// Each arm is planned apart, a member of an append relation.
+		res.rels = max(l.rels, r.rels)
 		if !c.step(len(l.cols)) {
 			return pgRel{cost: math.Inf(1)}
 		}
@@ -339,6 +361,7 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 		c.add(sc, &pgRel{cols: res.cols})
 	case len(q.ValuesLists) > 0:
 		res.cost += pgRelationUnits
+		res.rels = 1
 		for _, row := range q.ValuesLists {
 			for i, v := range row.GetList().GetItems() {
 				n := c.size(v, sc)
@@ -399,6 +422,8 @@ func (c *pgCost) query(q *pg.SelectStmt, outer *pgScope) pgRel {
 		res.cost += c.size(n, sc)
 	}
 	res.cost += c.size(q.LimitCount, sc) + c.size(q.LimitOffset, sc)
+	res.rels = max(res.rels, sc.rels)
+	c.joined = max(c.joined, res.rels)
 	return res
 }
 
@@ -496,6 +521,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 			it.anyCol = body.anyCol
 			if c.inlined(cte) {
 				cost += body.cost
+				it.rels = body.rels
 				if c.refs[cte] > 1 {
 					c.copies |= copyNotMaterialized
 				}
@@ -508,6 +534,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		}
 		renameCols(it, rv.Alias)
 		c.add(sc, it)
+		sc.rels += max(it.rels, 1)
 		return cost
 	case *pg.Node_RangeSubselect:
 		rs := f.RangeSubselect
@@ -523,6 +550,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 		it := &pgRel{alias: rs.Alias.GetAliasname(), cols: body.cols, opaque: body.opaque, anyCol: body.anyCol}
 		renameCols(it, rs.Alias)
 		c.add(sc, it)
+		sc.rels += max(body.rels, 1) // pulled up, its relations join this level's
 		return body.cost
 	case *pg.Node_JoinExpr:
 		j := f.JoinExpr
@@ -571,6 +599,7 @@ func (c *pgCost) from(n *pg.Node, sc *pgScope) float64 {
 	}
 	cost := pgRelationUnits + c.size(n, sc)
 	c.add(sc, it)
+	sc.rels++
 	return cost
 }
 
@@ -632,8 +661,13 @@ func (c *pgCost) sizeOf(m protoreflect.Message, sc *pgScope) float64 {
 		return 1 + float64(len(n.GetSval().GetSval())+len(n.GetBsval().GetBsval()))/pgConstBytesPerUnit
 	case *pg.SelectStmt:
 		// A subquery in an expression is copied wherever the expression
-		// is, plan and all.
-		return 1 + c.query(n, sc).cost
+		// is, plan and all; EXISTS and IN may pull its relations up into
+		// the query around it.
+		body := c.query(n, sc)
+		if sc != nil {
+			sc.rels += body.rels
+		}
+		return 1 + body.cost
 	case *pg.String:
 		return 0
 	case *pg.A_Expr:

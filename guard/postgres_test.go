@@ -401,6 +401,14 @@ func TestCheckPostgresExplainOptions(t *testing.T) {
 
 func TestCheckPostgresLimits(t *testing.T) {
 	chain := func(n int) string { return "SELECT " + strings.Repeat("1+", n) + "1" }
+	joins := func(n int, item string) string {
+		var b strings.Builder
+		b.WriteString("SELECT 1 FROM t")
+		for i := range n {
+			b.WriteString(" " + strings.ReplaceAll(item, "{i}", fmt.Sprint(i)))
+		}
+		return b.String()
+	}
 	ctes := func(n int) string {
 		parts := make([]string, n)
 		for i := range parts {
@@ -429,6 +437,14 @@ func TestCheckPostgresLimits(t *testing.T) {
 		{"1001 WITH queries", "WITH " + ctes(1001) + " SELECT 1", false},
 		{"45k WITH queries", "WITH " + ctes(45_000) + " SELECT 1", false},
 		{"1000 WITH queries twice", "WITH " + ctes(1000) + " SELECT * FROM (WITH " + ctes(1000) + " SELECT 1) s", true},
+		{"100 relations joined", joins(99, "JOIN (SELECT 1) a{i} ON true"), true},
+		{"101 relations joined", joins(100, "JOIN (SELECT 1) a{i} ON true"), false},
+		{"101 relations in a FROM list", joins(100, ", t a{i}"), false},
+		{"101 relations through subqueries", joins(50, ", (SELECT 1 FROM t x{i}, t y{i}) a{i}"), false},
+		{"101 relations through EXISTS", joins(50, "JOIN t a{i} ON EXISTS (SELECT 1 FROM t b{i} WHERE b{i}.x = a{i}.x)"), false},
+		{"101 relations through a WITH query read once", "WITH w AS (" + joins(60, ", t a{i}") + ") " + joins(40, ", t b{i}") + ", w", false},
+		{"101 relations with the WITH query materialized", "WITH w AS MATERIALIZED (" + joins(60, ", t a{i}") + ") " + joins(40, ", t b{i}") + ", w", true},
+		{"two UNION ALL arms of 60", joins(59, ", t a{i}") + " UNION ALL " + joins(59, ", t b{i}"), true},
 		{"20k-term OR", "SELECT 1 WHERE " + strings.Repeat("true OR ", 20_000) + "true", true},
 		{"1 MiB of SQL", "SELECT " + strings.Repeat("1,", (guard.MaxSQLBytes-8)/2) + "1", true},
 		{"1 MiB + 1", "SELECT " + strings.Repeat("1,", guard.MaxSQLBytes/2) + "1", false},

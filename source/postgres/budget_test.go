@@ -118,6 +118,17 @@ func TestPostgresBudgets(t *testing.T) {
 		}
 	})
 
+	t.Run("the join search bounded whatever the database says", func(t *testing.T) {
+		dbtest.PostgresExec(t, dsn, "ALTER DATABASE "+name+" SET geqo = off; ALTER DATABASE "+name+" SET geqo_threshold = 20")
+		res, err := dbtest.Open(t, dsn, small).Query(t.Context(), "SELECT current_setting('geqo'), current_setting('geqo_threshold')", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(res.Rows[0]...); got != "on9" {
+			t.Errorf("geqo and geqo_threshold in a call: %q, want on9", got)
+		}
+	})
+
 	t.Run("bad sizes fail Open", func(t *testing.T) {
 		for _, e := range []*postgres.Engine{{WorkMem: "lots"}, {WorkMem: "1kB"}, {TempFileLimit: "1 GB"}} {
 			o := source.Options{Engines: builtin.Engines(e)}
