@@ -902,6 +902,9 @@ func checkQuery(q *pg.SelectStmt, cat PostgresCatalog, text string) error {
 	if e := w.walk(q.ProtoReflect()); e != nil {
 		return e
 	}
+	if e := w.ors.check(); e != nil {
+		return e
+	}
 	// Names that may be columns are looked up last, so a catalog miss for
 	// what is only a column never comes with another refusal.
 	for _, a := range w.attrs {
@@ -922,6 +925,9 @@ type pgWalker struct {
 	// shared with the walks of the CHECKs: a statement's casts to one
 	// domain, and CHECKs that cast to other domains, are judged once.
 	checks map[pgCheckAt]*Error
+	// ors is the largest load of ORs of any one query the walk met (see
+	// maxPostgresOrs).
+	ors pgOrLoad
 }
 
 type pgCheckAt struct {
@@ -932,15 +938,66 @@ type pgCheckAt struct {
 // walk visits m and every message under it, in field order, and returns
 // the first refusal.
 func (w *pgWalker) walk(m protoreflect.Message) *Error {
+	_, _, e := w.walkOrs(m, false)
+	return e
+}
+
+// walkOrs is walk, measuring on the way the ORs under m, and keeping in
+// w.ors the largest load of any one query: its own ORs and those of the
+// queries under it (in FROM, WITH, EXISTS, IN, a scalar subquery), which
+// the planner may pull up into it, but of a set operation's arms only the
+// larger, each planned apart. negated says m is under a NOT; column, that
+// a column reference is under m.
+func (w *pgWalker) walkOrs(m protoreflect.Message, negated bool) (pgOrLoad, bool, *Error) {
 	if e := w.visit(m); e != nil {
-		return e
+		return pgOrLoad{}, false, e
 	}
-	var e *Error
+	or, fixed := pgOrWays(m, &negated)
+	// One variable for all the closure changes: each would be a heap
+	// allocation of its own.
+	var acc struct {
+		load, arm pgOrLoad // the children's, and the larger arm of a set operation
+		column    bool
+		arms      int // children naming a column
+		e         *Error
+	}
+	var setop *pg.SelectStmt
+	switch n := m.Interface().(type) {
+	case *pg.SelectStmt:
+		if n.Op != pg.SetOperation_SET_OPERATION_UNDEFINED && n.Op != pg.SetOperation_SETOP_NONE {
+			setop = n
+		}
+	case *pg.ColumnRef:
+		acc.column = true
+	}
 	children(m, func(c protoreflect.Message) bool {
-		e = w.walk(c)
+		l, col, e := w.walkOrs(c, negated)
+		if setop != nil && (c.Interface() == setop.Larg || c.Interface() == setop.Rarg) {
+			acc.arm = pgOrLoad{max(acc.arm.ors, l.ors), max(acc.arm.arms, l.arms)}
+		} else {
+			acc.load.ors += l.ors
+			acc.load.arms += l.arms
+		}
+		if col {
+			acc.column = true
+			acc.arms++
+		}
+		acc.e = e
 		return e == nil
 	})
-	return e
+	load := pgOrLoad{acc.load.ors + acc.arm.ors, acc.load.arms + acc.arm.arms}
+	switch {
+	case or && fixed >= 0:
+		load.ors++
+		load.arms += fixed
+	case or && acc.arms > 0:
+		load.ors++
+		load.arms += acc.arms
+	}
+	if _, ok := m.Interface().(*pg.SelectStmt); ok {
+		w.ors = pgOrLoad{max(w.ors.ors, load.ors), max(w.ors.arms, load.arms)}
+	}
+	return load, acc.column, acc.e
 }
 
 // children calls f with each message directly under m, in field order,

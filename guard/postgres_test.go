@@ -409,6 +409,14 @@ func TestCheckPostgresLimits(t *testing.T) {
 		}
 		return b.String()
 	}
+	ors := func(n int, cond string) string {
+		var b strings.Builder
+		b.WriteString("SELECT x FROM t WHERE x > 0")
+		for i := range n {
+			b.WriteString(strings.ReplaceAll(cond, "{i}", fmt.Sprint(i)))
+		}
+		return b.String()
+	}
 	ctes := func(n int) string {
 		parts := make([]string, n)
 		for i := range parts {
@@ -445,6 +453,17 @@ func TestCheckPostgresLimits(t *testing.T) {
 		{"101 relations through a WITH query read once", "WITH w AS (" + joins(60, ", t a{i}") + ") " + joins(40, ", t b{i}") + ", w", false},
 		{"101 relations with the WITH query materialized", "WITH w AS MATERIALIZED (" + joins(60, ", t a{i}") + ") " + joins(40, ", t b{i}") + ", w", true},
 		{"two UNION ALL arms of 60", joins(59, ", t a{i}") + " UNION ALL " + joins(59, ", t b{i}"), true},
+		{"100 ORs of columns", ors(100, " AND (y > {i} OR z > {i})"), true},
+		{"101 ORs of columns", ors(101, " AND (y > {i} OR z > {i})"), false},
+		{"101 NOT (... AND ...)", ors(101, " AND NOT (y <= {i} AND z <= {i})"), false},
+		{"101 ORs through a subquery", ors(60, " AND (y > {i} OR z > {i})") + " AND x IN (" + ors(41, " AND (y > {i} OR z > {i})") + ")", false},
+		{"101 IN lists of columns", ors(101, " AND x IN (y + {i}, z)"), false},
+		{"100 IN lists of a column and constants", ors(100, " AND x IN (y + {i}, 1, 2, 3)"), true},
+		{"101 IN lists of constants", ors(101, " AND x IN ({i}, 1, 2, 3)"), true},
+		{"ORs in two UNION ALL arms", ors(60, " AND (y > {i} OR z > {i})") + " UNION ALL " + ors(60, " AND (y > {i} OR z > {i})"), true},
+		{"ORs of 3939 columns", "SELECT x FROM t WHERE x = 0" + strings.Repeat(" OR (x = 1"+strings.Repeat(" OR x = 1", 99)+")", 39), true},
+		{"ORs of 4141 columns", "SELECT x FROM t WHERE x = 0" + strings.Repeat(" OR (x = 1"+strings.Repeat(" OR x = 1", 99)+")", 41), false},
+		{"ORs of constants", "SELECT x FROM t WHERE x > 0" + strings.Repeat(" AND (1 > 2 OR 2 > 3)", 500), true},
 		{"20k-term OR", "SELECT 1 WHERE " + strings.Repeat("true OR ", 20_000) + "true", true},
 		{"1 MiB of SQL", "SELECT " + strings.Repeat("1,", (guard.MaxSQLBytes-8)/2) + "1", true},
 		{"1 MiB + 1", "SELECT " + strings.Repeat("1,", guard.MaxSQLBytes/2) + "1", false},
