@@ -109,6 +109,44 @@ func TestBindingBound(t *testing.T) {
 	}
 }
 
+// TestJoinBound: a statement that makes DuckDB order more joins than the
+// guard allows, however it spells them, is refused before DuckDB plans it,
+// and 64 joins pass the guard.
+func TestJoinBound(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	joins := func(n int, item string) string {
+		var q strings.Builder
+		q.WriteString("SELECT count(*) FROM people p")
+		for i := range n {
+			q.WriteString(" " + strings.ReplaceAll(item, "{i}", fmt.Sprint(i)))
+		}
+		return q.String()
+	}
+	for name, sql := range map[string]string{
+		"65 JOINs":                   joins(65, "JOIN people p{i} ON p{i}.id = p.id"),
+		"65 commas":                  joins(65, ", people p{i}"),
+		"65 through a WITH query":    "WITH w AS (" + joins(40, "JOIN people p{i} ON p{i}.id = p.id") + ") " + joins(25, "JOIN people q{i} ON true") + ", w",
+		"a WITH query named twice":   "WITH w AS (" + joins(33, "JOIN people p{i} ON p{i}.id = p.id") + ") SELECT * FROM w a, w b",
+		"65 in a WITH query unnamed": "WITH w AS (" + joins(65, ", people p{i}") + ") SELECT 1",
+		"65 in subqueries":           joins(33, "JOIN (SELECT p.id FROM people p JOIN people q ON p.id = q.id) s{i} ON s{i}.id = p.id"),
+	} {
+		_, _, err := run(t.Context(), b, source.Statement{SQL: sql})
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Error(), "joins") {
+			t.Errorf("%s: err = %v, want the guard's refusal", name, err)
+		}
+	}
+	// 64 are planned; running them may need more memory than the limit.
+	_, _, err := run(t.Context(), b, source.Statement{SQL: joins(64, "JOIN people p{i} ON p{i}.id = p.id")})
+	if ge := (*guard.Error)(nil); errors.As(err, &ge) {
+		t.Errorf("64 JOINs: %v", err)
+	}
+	if _, rows, err := run(t.Context(), b, source.Statement{SQL: joins(8, ", people p{i}")}); err != nil || len(rows) != 1 {
+		t.Errorf("8 commas: %d rows, %v", len(rows), err)
+	}
+}
+
 // TestTimeoutThroughTheDoor: Limits.Timeout stops a runaway query inside
 // DuckDB and the door reports a *source.TimeoutError.
 func TestTimeoutThroughTheDoor(t *testing.T) {
