@@ -765,9 +765,11 @@ func (l pgOrLoad) check() *Error {
 // pgOrWays says whether m is an OR to the planner, and updates negated
 // for m's children. arms is -1 when each child of m that names a column
 // is an arm, or how many arms m has: an OR is BoolExpr OR, an AND under a
-// NOT (which the planner turns into an OR of NOTs), and x IN (a, b, ...),
+// NOT (which the planner turns into an OR of NOTs), x IN (a, b, ...),
 // which parse analysis turns into x = a OR x = b ... for each item that is
-// not a constant, the constants being compared as one array, one arm.
+// not a constant, the constants being compared as one array, one arm, and
+// a comparison of rows that parse analysis turns into an OR, an arm a
+// field.
 func pgOrWays(m protoreflect.Message, negated *bool) (or bool, arms int) {
 	switch n := m.Interface().(type) {
 	case *pg.BoolExpr:
@@ -775,7 +777,22 @@ func pgOrWays(m protoreflect.Message, negated *bool) (or bool, arms int) {
 		*negated = n.Boolop == pg.BoolExprType_NOT_EXPR != *negated
 		return or, -1
 	case *pg.A_Expr:
+		neg := *negated
 		*negated = false
+		if l, r := n.Lexpr.GetRowExpr(), n.Rexpr.GetRowExpr(); l != nil && r != nil {
+			// (a, b) <> (c, d) is a <> c OR b <> d; so are IS DISTINCT
+			// FROM, and = or IS NOT DISTINCT FROM under a NOT.
+			op := ""
+			if len(n.Name) > 0 {
+				op = n.Name[len(n.Name)-1].GetString_().GetSval()
+			}
+			switch {
+			case n.Kind == pg.A_Expr_Kind_AEXPR_OP && (op == "<>" || op == "=" && neg),
+				n.Kind == pg.A_Expr_Kind_AEXPR_DISTINCT, n.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT && neg:
+				return len(l.Args) > 1, len(l.Args)
+			}
+			return false, 0
+		}
 		if n.Kind != pg.A_Expr_Kind_AEXPR_IN {
 			return false, 0
 		}
