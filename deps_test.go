@@ -21,7 +21,7 @@ import (
 // Change this list on purpose, never to make a build pass.
 var allowed = map[string][]string{
 	".":                  {},
-	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/reflect/protoreflect", "github.com/pingcap/tidb/pkg/parser", "github.com/pingcap/tidb/pkg/parser/ast", "github.com/pingcap/tidb/pkg/parser/test_driver"},
+	"guard":              {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/internal/text", "github.com/mattn/go-sqlite3", "github.com/pganalyze/pg_query_go/v6", "github.com/pganalyze/pg_query_go/v6/parser", "google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/proto", "google.golang.org/protobuf/reflect/protoreflect", "github.com/pingcap/tidb/pkg/parser", "github.com/pingcap/tidb/pkg/parser/ast", "github.com/pingcap/tidb/pkg/parser/test_driver"},
 	"source":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/internal/text"},
 	"policy":             {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/guard", "github.com/sqlmcp/sqlmcp/source", "go.yaml.in/yaml/v3"},
 	"source/sqlite":      {"github.com/sqlmcp/sqlmcp", "github.com/sqlmcp/sqlmcp/source", "github.com/sqlmcp/sqlmcp/guard", "github.com/mattn/go-sqlite3"},
