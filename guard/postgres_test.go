@@ -401,22 +401,18 @@ func TestCheckPostgresExplainOptions(t *testing.T) {
 
 func TestCheckPostgresLimits(t *testing.T) {
 	chain := func(n int) string { return "SELECT " + strings.Repeat("1+", n) + "1" }
-	joins := func(n int, item string) string {
+	// grown is head followed by n copies of tail, {i} in each the copy's
+	// number.
+	grown := func(head string, n int, tail string) string {
 		var b strings.Builder
-		b.WriteString("SELECT 1 FROM t")
+		b.WriteString(head)
 		for i := range n {
-			b.WriteString(" " + strings.ReplaceAll(item, "{i}", fmt.Sprint(i)))
+			b.WriteString(strings.ReplaceAll(tail, "{i}", fmt.Sprint(i)))
 		}
 		return b.String()
 	}
-	ors := func(n int, cond string) string {
-		var b strings.Builder
-		b.WriteString("SELECT x FROM t WHERE x > 0")
-		for i := range n {
-			b.WriteString(strings.ReplaceAll(cond, "{i}", fmt.Sprint(i)))
-		}
-		return b.String()
-	}
+	joins := func(n int, item string) string { return grown("SELECT 1 FROM t", n, " "+item) }
+	ors := func(n int, cond string) string { return grown("SELECT x FROM t WHERE x > 0", n, cond) }
 	ctes := func(n int) string {
 		parts := make([]string, n)
 		for i := range parts {

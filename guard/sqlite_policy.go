@@ -362,16 +362,7 @@ func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedC
 	// views it does not name read is read on their behalf: the views
 	// they read, and a flattened view's table read for its rows only. A
 	// name the statement does not name cannot be one of its CTEs.
-	virtuals := map[string]bool{}
-	virtual := func(name string) bool {
-		key := fold(name)
-		if v, ok := virtuals[key]; ok {
-			return v
-		}
-		v := g.virtualTable(name)
-		virtuals[key] = v
-		return v
-	}
+	virtual := byFoldedName(g.virtualTable)
 	var checked, all bool
 	allVouched := func() bool {
 		if !checked {
@@ -738,16 +729,20 @@ func (g *SQLite) virtualTable(name string) bool {
 // objectTypes is objectType remembered for one statement: a statement may
 // name the same table a hundred thousand times (FROM t, t, t, ...), and
 // each look costs a query of sqlite_schema.
-func (g *SQLite) objectTypes() func(name string) string {
-	seen := map[string]string{}
-	return func(name string) string {
+func (g *SQLite) objectTypes() func(name string) string { return byFoldedName(g.objectType) }
+
+// byFoldedName is f remembering its answer for each name, names compared
+// as SQLite compares them.
+func byFoldedName[T any](f func(name string) T) func(name string) T {
+	seen := map[string]T{}
+	return func(name string) T {
 		key := fold(name)
-		if t, ok := seen[key]; ok {
-			return t
+		if v, ok := seen[key]; ok {
+			return v
 		}
-		t := g.objectType(name)
-		seen[key] = t
-		return t
+		v := f(name)
+		seen[key] = v
+		return v
 	}
 }
 
