@@ -23,7 +23,7 @@ func PostgresPlanUnits(sql string) float64 {
 	if err != nil || len(stmts) != 1 {
 		return -1
 	}
-	u, _, _ := postgresPlanUnits(stmts[0].Stmt)
+	u, _, _, _ := postgresPlanUnits(stmts[0].Stmt)
 	return u
 }
 
