@@ -42,3 +42,6 @@ func ParseTree(sql string) (*pg.ParseResult, bool, error) { return parseTreeJSON
 
 // TreeFromJSON decodes the parser's JSON of a tree, or reports false.
 var TreeFromJSON = treeFromJSON
+
+// NodeInner is the message a Node holds, read as the walks read it.
+var NodeInner = nodeInner

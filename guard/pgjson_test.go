@@ -7,6 +7,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
@@ -151,5 +152,24 @@ func BenchmarkParseTree(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestNodeInner: for every member of Node's oneof, the message the walks
+// read directly is the one protobuf's reflection finds.
+func TestNodeInner(t *testing.T) {
+	od := (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().Get(0)
+	for i := range od.Fields().Len() {
+		fd := od.Fields().Get(i)
+		n := &pg.Node{}
+		m := n.ProtoReflect()
+		m.Set(fd, protoreflect.ValueOfMessage(m.NewField(fd).Message()))
+		got := guard.NodeInner(n)
+		if got == nil || got.Interface() != m.Get(fd).Message().Interface() {
+			t.Errorf("%s: read %v, want the member itself", fd.Name(), got)
+		}
+	}
+	if guard.NodeInner(&pg.Node{}) != nil || guard.NodeInner(nil) != nil {
+		t.Error("an empty Node holds a message")
 	}
 }

@@ -671,9 +671,8 @@ func (c *pgCost) size(n *pg.Node, sc *pgScope) float64 {
 func (c *pgCost) sizeOf(m protoreflect.Message, sc *pgScope) float64 {
 	switch n := m.Interface().(type) {
 	case *pg.Node:
-		d := m.Descriptor()
-		if fd := m.WhichOneof(d.Oneofs().Get(0)); fd != nil {
-			return c.sizeOf(m.Get(fd).Message(), sc)
+		if inner := nodeInner(n); inner != nil {
+			return c.sizeOf(inner, sc)
 		}
 		return 0
 	case *pg.ColumnRef:
