@@ -44,7 +44,7 @@ func parseTreeJSON(sql string) (*pg.ParseResult, bool, error) {
 // treeFromJSON decodes the parser's JSON of a tree, or reports false.
 func treeFromJSON(js string) (*pg.ParseResult, bool) {
 	w := pgWire{s: js, out: make([]byte, 0, len(js))}
-	if !w.message(pgMessages().root, 0) || !w.end() {
+	if !w.message(pgMessages(), 0) || !w.end() {
 		return nil, false
 	}
 	var tree pg.ParseResult
@@ -75,12 +75,9 @@ type pgField struct {
 	enum  protoreflect.EnumValueDescriptors
 }
 
-// pgMessagesOf are the tree's messages, from ParseResult down.
-type pgMessagesOf struct {
-	root *pgMessage
-}
-
-var pgMessages = sync.OnceValue(func() pgMessagesOf {
+// pgMessages is the tree's root message, ParseResult, and through its
+// fields every message under it.
+var pgMessages = sync.OnceValue(func() *pgMessage {
 	all := map[protoreflect.FullName]*pgMessage{}
 	var of func(md protoreflect.MessageDescriptor) *pgMessage
 	of = func(md protoreflect.MessageDescriptor) *pgMessage {
@@ -108,7 +105,7 @@ var pgMessages = sync.OnceValue(func() pgMessagesOf {
 		}
 		return m
 	}
-	return pgMessagesOf{root: of((&pg.ParseResult{}).ProtoReflect().Descriptor())}
+	return of((&pg.ParseResult{}).ProtoReflect().Descriptor())
 })
 
 // pgWire writes the protobuf encoding of the parser's JSON of a tree.
@@ -175,13 +172,19 @@ func (w *pgWire) message(m *pgMessage, depth int) bool {
 		if !w.field(f, depth) {
 			return false
 		}
-		if w.next('}') {
-			return true
-		}
-		if !w.next(',') {
-			return false
+		if done, ok := w.more('}'); done {
+			return ok
 		}
 	}
+}
+
+// more reads what follows an element of an object or a list: done when it
+// is the closing bracket (ok) or anything but a comma (not ok).
+func (w *pgWire) more(closing byte) (done, ok bool) {
+	if w.next(closing) {
+		return true, true
+	}
+	return !w.next(','), false
 }
 
 // key reads an object's key, which the parser writes without escapes.
@@ -219,11 +222,8 @@ func (w *pgWire) field(f *pgField, depth int) bool {
 		if !w.value(f, depth) {
 			return false
 		}
-		if w.next(']') {
-			return true
-		}
-		if !w.next(',') {
-			return false
+		if done, ok := w.more(']'); done {
+			return ok
 		}
 	}
 }

@@ -176,7 +176,10 @@ func (g *SQLite) Reads(sql string) ([]SQLiteRead, error) {
 // returned as it is.
 func (g *SQLite) reword(err error, sql string, p PolicyCatalog) error {
 	msg := err.Error()
-	objectType := g.objectTypes()
+	// Remembered for the statement: it may name the same table a hundred
+	// thousand times (FROM t, t, t, ...), each look a query of
+	// sqlite_schema.
+	objectType := byFoldedName(g.objectType)
 	// With double-quoted strings off (as the engine runs a policy's
 	// statements), SQLite words a missing column written "x" as
 	// no such column: "x" - should this be a string literal in
@@ -321,7 +324,10 @@ func (g *SQLite) judgeReads(sql string, p PolicyCatalog) ([]MaskedColumn, error)
 // columns and the joins SQLite does not report.
 func (g *SQLite) judgeEach(sql string, p PolicyCatalog, resolve bool) ([]MaskedColumn, error) {
 	lx := lexSQLite(sql)
-	objectType := g.objectTypes()
+	// Remembered for the statement: it may name the same table a hundred
+	// thousand times (FROM t, t, t, ...), each look a query of
+	// sqlite_schema.
+	objectType := byFoldedName(g.objectType)
 	if len(lx.toks) > 0 && lx.toks[0].kind == 'w' && strings.EqualFold(lx.toks[0].text, "explain") {
 		// The plan names the tables a view reads.
 		return nil, &Error{
@@ -725,11 +731,6 @@ func (g *SQLite) virtualTable(name string) bool {
 	defer rows.Close()
 	return rows.Next(make([]driver.Value, 1)) == nil
 }
-
-// objectTypes is objectType remembered for one statement: a statement may
-// name the same table a hundred thousand times (FROM t, t, t, ...), and
-// each look costs a query of sqlite_schema.
-func (g *SQLite) objectTypes() func(name string) string { return byFoldedName(g.objectType) }
 
 // byFoldedName is f remembering its answer for each name, names compared
 // as SQLite compares them.
