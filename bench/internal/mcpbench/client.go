@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,8 +72,13 @@ type ToolError struct{ Message string }
 func (e *ToolError) Error() string { return e.Message }
 
 // CallParams are the params of tools/call.
-func CallParams(tool string, args map[string]any) map[string]any {
-	return map[string]any{"name": tool, "arguments": args}
+func CallParams(tool string, args map[string]any) any {
+	return callParams{Name: tool, Arguments: args}
+}
+
+type callParams struct {
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
 }
 
 type rpcMessage struct {
@@ -81,12 +88,16 @@ type rpcMessage struct {
 	Error  *RPCError        `json:"error,omitempty"`
 }
 
+// request is a JSON-RPC request, or a notification for id 0.
 func request(id int64, method string, params any) ([]byte, error) {
-	m := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
-	if id != 0 {
-		m["id"] = id
-	}
-	return json.Marshal(m)
+	return json.Marshal(rpcRequest{Version: "2.0", ID: id, Method: method, Params: params})
+}
+
+type rpcRequest struct {
+	Version string `json:"jsonrpc"`
+	ID      int64  `json:"id,omitempty"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
 }
 
 func initParams() map[string]any {
@@ -232,17 +243,40 @@ func (s *Stdio) Close() {
 // HTTP is a client of a streamable HTTP MCP endpoint that sends each call
 // as its own POST, without a session (the servers measured are stateless),
 // over keep-alive connections.
+//
+// It is a load generator as much as a client, so it costs as little as an
+// HTTP/1.1 client can: each call writes its request on a connection of its
+// own pool and reads the response there, on the calling goroutine, with
+// net/http's response parser (status, headers, Content-Length or chunked
+// bodies, Connection: close). net/http's Transport runs two goroutines per
+// connection and hands every request and response between them and the
+// caller: on a two-core machine those handoffs cost about as much CPU as a
+// fast server's whole call, and the generator, not the server, became the
+// limit.
 type HTTP struct {
-	URL    string
-	Token  string // a bearer token, if the server wants one
-	Client *http.Client
-	next   atomic.Int64
+	URL   string
+	Token string // a bearer token, if the server wants one
+	next  atomic.Int64
+
+	host, path string
+	conns      chan *httpConn // idle keep-alive connections
+	bufs       sync.Pool      // request buffers
 }
 
-// NewHTTP returns a client for url with up to conns connections.
+// httpConn is one keep-alive connection.
+type httpConn struct {
+	c net.Conn
+	r *bufio.Reader
+}
+
+// NewHTTP returns a client for url (http://host:port/path) keeping up to
+// conns idle connections.
 func NewHTTP(url string, conns int) *HTTP {
-	tr := &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, IdleConnTimeout: time.Minute}
-	return &HTTP{URL: url, Client: &http.Client{Transport: tr}}
+	h := &HTTP{URL: url, conns: make(chan *httpConn, max(conns, 1))}
+	rest, _ := strings.CutPrefix(url, "http://")
+	h.host, h.path, _ = strings.Cut(rest, "/")
+	h.path = "/" + h.path
+	return h
 }
 
 // Call POSTs one request and reads its reply, as JSON or as an event
@@ -253,27 +287,9 @@ func (h *HTTP) Call(ctx context.Context, method string, params any) (Reply, erro
 	if err != nil {
 		return Reply{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
+	b, err := h.post(ctx, body)
 	if err != nil {
 		return Reply{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", ProtocolVersion)
-	if h.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+h.Token)
-	}
-	resp, err := h.Client.Do(req)
-	if err != nil {
-		return Reply{}, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return Reply{}, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return Reply{}, &StatusError{Code: resp.StatusCode, Body: string(b[:min(len(b), 300)])}
 	}
 	msg := b
 	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("event:")) || bytes.HasPrefix(bytes.TrimSpace(b), []byte("data:")) {
@@ -289,6 +305,97 @@ func (h *HTTP) Call(ctx context.Context, method string, params any) (Reply, erro
 		return Reply{}, fmt.Errorf("a reply that is not JSON-RPC: %v: %.200s", err, b)
 	}
 	return Reply{Result: m.Result, Error: m.Error, Bytes: len(b)}, nil
+}
+
+// post sends body and returns the response's body, on an idle connection
+// or a new one. A connection that fails before any of the response was
+// read, as a keep-alive connection the server closed meanwhile does, is
+// dropped and the request sent once more on a new one.
+func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
+	req := h.request(body)
+	defer h.bufs.Put(req)
+	for retried := false; ; retried = true {
+		var c *httpConn
+		select {
+		case c = <-h.conns:
+		default:
+		}
+		reused := c != nil
+		if c == nil {
+			var d net.Dialer
+			nc, err := d.DialContext(ctx, "tcp", h.host)
+			if err != nil {
+				return nil, err
+			}
+			c = &httpConn{c: nc, r: bufio.NewReaderSize(nc, 16<<10)}
+		}
+		b, keep, started, err := c.roundTrip(ctx, req.Bytes())
+		if err != nil {
+			c.c.Close()
+			if reused && !started && !retried && ctx.Err() == nil {
+				continue
+			}
+			return nil, err
+		}
+		if keep {
+			select {
+			case h.conns <- c:
+			default:
+				c.c.Close()
+			}
+		} else {
+			c.c.Close()
+		}
+		return b, nil
+	}
+}
+
+// request writes the POST of body into a pooled buffer.
+func (h *HTTP) request(body []byte) *bytes.Buffer {
+	buf, _ := h.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
+	buf.WriteString("POST " + h.path + " HTTP/1.1\r\nHost: " + h.host +
+		"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: " + ProtocolVersion + "\r\n")
+	if h.Token != "" {
+		buf.WriteString("Authorization: Bearer " + h.Token + "\r\n")
+	}
+	buf.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
+	buf.Write(body)
+	return buf
+}
+
+// roundTrip writes req and reads the response. started says whether any
+// of the response had come; keep whether the connection may be reused.
+func (c *httpConn) roundTrip(ctx context.Context, req []byte) (body []byte, keep, started bool, err error) {
+	if dl, ok := ctx.Deadline(); ok {
+		c.c.SetDeadline(dl)
+	} else {
+		c.c.SetDeadline(time.Time{})
+	}
+	stop := context.AfterFunc(ctx, func() { c.c.SetDeadline(time.Now()) })
+	defer stop()
+	if _, err := c.c.Write(req); err != nil {
+		return nil, false, false, err
+	}
+	if _, err := c.r.Peek(1); err != nil {
+		return nil, false, false, err
+	}
+	resp, err := http.ReadResponse(c.r, nil)
+	if err != nil {
+		return nil, false, true, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, false, true, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, !resp.Close, true, &StatusError{Code: resp.StatusCode, Body: string(b[:min(len(b), 300)])}
+	}
+	return b, !resp.Close, true, nil
 }
 
 // StatusError is an HTTP reply other than 200.
