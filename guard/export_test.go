@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // LimitedAtOnce and LimitedApart are PostgresPolicyLimit's two ways.
@@ -45,3 +46,11 @@ var TreeFromJSON = treeFromJSON
 
 // NodeInner is the message a Node holds, read as the walks read it.
 var NodeInner = nodeInner
+
+// Children is children; ReflectChildren is the same walk through
+// protobuf's reflection, which children matches.
+var Children = children
+
+func ReflectChildren(m protoreflect.Message, f func(protoreflect.Message) bool) {
+	reflectChildren(m, m.Descriptor(), f)
+}

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
@@ -171,5 +172,80 @@ func TestNodeInner(t *testing.T) {
 	}
 	if guard.NodeInner(&pg.Node{}) != nil || guard.NodeInner(nil) != nil {
 		t.Error("an empty Node holds a message")
+	}
+}
+
+// children reads each message type's fields from its generated struct:
+// for every message of the parse tree's file, with every field that holds
+// messages set (lists with two, and each member of a oneof in turn), it
+// meets the same messages in the same order as protobuf's reflection, and
+// stops where it is told to.
+func TestChildren(t *testing.T) {
+	msgs := pg.File_pg_query_proto.Messages()
+	direct, oneofs := 0, 0
+	for i := range msgs.Len() {
+		md := msgs.Get(i)
+		if md == (&pg.Node{}).ProtoReflect().Descriptor() {
+			continue // a Node's child is its member's message: TestNodeInner
+		}
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields := md.Fields()
+		// Each pass k sets the k-th member of every oneof.
+		members := 1
+		for j := range md.Oneofs().Len() {
+			members = max(members, md.Oneofs().Get(j).Fields().Len())
+		}
+		if md.Oneofs().Len() > 0 {
+			oneofs++
+		}
+		for k := range members {
+			m := mt.New()
+			for j := range fields.Len() {
+				fd := fields.Get(j)
+				switch od := fd.ContainingOneof(); {
+				case od != nil:
+					if od.Fields().Get(k%od.Fields().Len()) == fd {
+						if fd.Message() != nil {
+							m.Set(fd, protoreflect.ValueOfMessage(m.NewField(fd).Message()))
+						} else {
+							m.Set(fd, m.NewField(fd))
+						}
+					}
+				case fd.Message() == nil || fd.IsMap():
+				case fd.IsList():
+					l := m.Mutable(fd).List()
+					l.Append(protoreflect.ValueOfMessage(l.NewElement().Message()))
+					l.Append(protoreflect.ValueOfMessage(l.NewElement().Message()))
+				default:
+					m.Set(fd, protoreflect.ValueOfMessage(m.NewField(fd).Message()))
+				}
+			}
+			var want, got []any
+			guard.ReflectChildren(m, func(c protoreflect.Message) bool { want = append(want, c.Interface()); return true })
+			guard.Children(m, func(c protoreflect.Message) bool { got = append(got, c.Interface()); return true })
+			if len(got) != len(want) {
+				t.Errorf("%s (member %d): %d children, want %d", md.Name(), k, len(got), len(want))
+				continue
+			}
+			for c := range want {
+				if got[c] != want[c] {
+					t.Errorf("%s (member %d): child %d differs", md.Name(), k, c)
+				}
+			}
+			if len(want) > 1 {
+				direct++
+				n := 0
+				guard.Children(m, func(protoreflect.Message) bool { n++; return false })
+				if n != 1 {
+					t.Errorf("%s: %d children after being told to stop at the first", md.Name(), n)
+				}
+			}
+		}
+	}
+	if direct < 100 || oneofs == 0 {
+		t.Errorf("only %d message types with two children or more, %d with a oneof", direct, oneofs)
 	}
 }

@@ -1004,6 +1004,9 @@ func (w *pgWalker) walkOrs(m protoreflect.Message, negated bool) (pgOrLoad, bool
 // children calls f with each message directly under m, in field order,
 // until f returns false: the node a Node holds (a oneof of every node
 // type), and the messages in every other set field, lists and maps too.
+// The fields are read from the generated struct (see pgChildFields);
+// a type whose struct does not map onto its descriptor is read through
+// protobuf's reflection.
 func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 	d := m.Descriptor()
 	if d == pgNodeDescriptor {
@@ -1012,6 +1015,44 @@ func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 		}
 		return
 	}
+	v := reflect.ValueOf(m.Interface())
+	cfs := childFields(d, v.Type())
+	if cfs == nil {
+		reflectChildren(m, d, f)
+		return
+	}
+	v = v.Elem()
+	for _, cf := range cfs {
+		fv := v.Field(cf.index)
+		if cf.oneof {
+			// The member set, a wrapper struct whose one field holds it
+			// (as in nodeInner); a member that is not a message has none.
+			if fv.IsNil() {
+				continue
+			}
+			if in := fv.Elem().Elem().Field(0); in.Kind() == reflect.Pointer && !in.IsNil() {
+				if pm, ok := in.Interface().(protoreflect.ProtoMessage); ok && !f(pm.ProtoReflect()) {
+					return
+				}
+			}
+			continue
+		}
+		if !cf.list {
+			if !fv.IsNil() && !f(fv.Interface().(protoreflect.ProtoMessage).ProtoReflect()) {
+				return
+			}
+			continue
+		}
+		for j := range fv.Len() {
+			if el := fv.Index(j); !el.IsNil() && !f(el.Interface().(protoreflect.ProtoMessage).ProtoReflect()) {
+				return
+			}
+		}
+	}
+}
+
+// reflectChildren is children through protobuf's reflection.
+func reflectChildren(m protoreflect.Message, d protoreflect.MessageDescriptor, f func(protoreflect.Message) bool) {
 	for _, fd := range messageFields(d) {
 		if !m.Has(fd) {
 			continue
@@ -1043,6 +1084,103 @@ func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
 			}
 		}
 	}
+}
+
+// pgChildField is a field of a generated message struct that holds a
+// message (a pointer), a list of them (a slice of pointers) or a oneof
+// (an interface holding a wrapper of the member set).
+type pgChildField struct {
+	index int
+	list  bool
+	oneof bool
+}
+
+// pgChildFields holds childFields' answer per message type: protobuf's
+// reflection (Has, Get, List) found each field of each node again, a
+// quarter of the guard's time on a short statement.
+var pgChildFields sync.Map // reflect.Type → []pgChildField, empty for none
+
+// childFields is, for the generated message type t of descriptor d, the
+// struct fields that hold d's message fields (messageFields), in the same
+// order, matched by their field numbers in the generated struct tags. It
+// is nil when they do not map one to one (a map, a field missing or of
+// another shape, a oneof whose message members are not next to each
+// other), and the caller then reads t by reflection.
+func childFields(d protoreflect.MessageDescriptor, t reflect.Type) []pgChildField {
+	if v, ok := pgChildFields.Load(t); ok {
+		return v.([]pgChildField)
+	}
+	cfs := mapChildFields(d, t)
+	pgChildFields.Store(t, cfs)
+	return cfs
+}
+
+func mapChildFields(d protoreflect.MessageDescriptor, t reflect.Type) []pgChildField {
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	st := t.Elem()
+	byNumber := map[protoreflect.FieldNumber]int{}
+	byOneof := map[string]int{}
+	for i := range st.NumField() {
+		if name := st.Field(i).Tag.Get("protobuf_oneof"); name != "" {
+			byOneof[name] = i
+			continue
+		}
+		tag := st.Field(i).Tag.Get("protobuf")
+		if tag == "" {
+			continue
+		}
+		parts := strings.Split(tag, ",")
+		if len(parts) < 2 {
+			return nil
+		}
+		n, err := strconv.Atoi(parts[1])
+		if err != nil {
+			return nil
+		}
+		byNumber[protoreflect.FieldNumber(n)] = i
+	}
+	msg := reflect.TypeFor[protoreflect.ProtoMessage]()
+	cfs := []pgChildField{}
+	var last protoreflect.OneofDescriptor // the oneof of the field before
+	for _, fd := range messageFields(d) {
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			i, ok := byOneof[string(od.Name())]
+			switch {
+			case !ok || st.Field(i).Type.Kind() != reflect.Interface:
+				return nil
+			case od == last:
+				continue // one entry for the oneof
+			}
+			for _, cf := range cfs {
+				if cf.oneof && cf.index == i {
+					return nil // its members are apart: the order would differ
+				}
+			}
+			cfs = append(cfs, pgChildField{index: i, oneof: true})
+			last = od
+			continue
+		}
+		last = nil
+		i, ok := byNumber[fd.Number()]
+		if !ok || fd.IsMap() {
+			return nil
+		}
+		ft := st.Field(i).Type
+		cf := pgChildField{index: i, list: fd.IsList()}
+		if cf.list {
+			if ft.Kind() != reflect.Slice {
+				return nil
+			}
+			ft = ft.Elem()
+		}
+		if ft.Kind() != reflect.Pointer || !ft.Implements(msg) {
+			return nil
+		}
+		cfs = append(cfs, cf)
+	}
+	return cfs
 }
 
 var pgNodeDescriptor = (&pg.Node{}).ProtoReflect().Descriptor()
