@@ -124,6 +124,15 @@ func (g *SQLite) PreparePolicy(sql string, p PolicyCatalog) (driver.Stmt, []Mask
 	return ds, masked, nil
 }
 
+// StepsUnpoliced readies the authorizer for the steps of a statement that
+// PreparePolicy judged under no policy on an earlier call, and that the
+// caller kept to run again: it answers them as it did right after that
+// call, whatever was prepared since.
+func (g *SQLite) StepsUnpoliced() {
+	g.policy, g.record, g.judged = nil, false, nil
+	g.denials = g.denials[:0]
+}
+
 // StepRefusal reports whether the authorizer refused something while the
 // statement PreparePolicy returned last stepped: a read it did not judge,
 // when SQLite compiled it again after the schema changed, or a pragma. The

@@ -130,7 +130,7 @@ func TestPolicySchemaChangeBeforeStep(t *testing.T) {
 	}
 	err = c.Raw(func(dc any) error {
 		sc := dc.(*sqliteConn)
-		st, _, err := sc.prepare("SELECT name FROM names", p)
+		st, _, err := sc.prepare("SELECT name FROM names", p, false)
 		if err != nil {
 			return err
 		}

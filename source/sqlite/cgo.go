@@ -283,11 +283,9 @@ typedef struct {
 	const void *p;  // the first bytes, valid until the next step
 } cell;
 
-// step_row steps st and, on a row, reads each column's type, size and a
-// pointer to its bytes, without copying them.
-static int step_row(sqlite3_stmt *st, int ncol, cell *cells) {
-	int rc = sqlite3_step(st);
-	if (rc != 100) return rc;
+// read_row reads each column of st's row: its type, size and a pointer to
+// its bytes, without copying them. It returns SQLITE_ROW, or SQLITE_NOMEM.
+static int read_row(sqlite3_stmt *st, int ncol, cell *cells) {
 	for (int i = 0; i < ncol; i++) {
 		cell *c = &cells[i];
 		c->typ = sqlite3_column_type(st, i);
@@ -308,7 +306,14 @@ static int step_row(sqlite3_stmt *st, int ncol, cell *cells) {
 			break;
 		}
 	}
-	return rc;
+	return 100;
+}
+
+// step_row steps st and, on a row, reads it (read_row).
+static int step_row(sqlite3_stmt *st, int ncol, cell *cells) {
+	int rc = sqlite3_step(st);
+	if (rc != 100) return rc;
+	return read_row(st, ncol, cells);
 }
 
 extern int sqlite3_set_authorizer(sqlite3*, int(*)(void*, int, const char*, const char*, const char*, const char*), void*);
@@ -479,8 +484,14 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, colum
 			return engineError(db, rc)
 		}
 	}
+	// The columns are read after the first step: SQLite compiles the
+	// statement again as it starts when the schema changed since it was
+	// compiled (a statement kept from an earlier call, or another process
+	// changing the schema between the compile and the step), and SELECT *
+	// then has the columns of now.
+	rc := C.sqlite3_step(s)
 	ncol := int(C.sqlite3_column_count(s))
-	if columns != nil {
+	if columns != nil && (rc == 100 || rc == 101) {
 		cols := make([]source.Column, ncol)
 		for i := range cols {
 			cols[i].Name = C.GoString(C.sqlite3_column_name(s, C.int(i)))
@@ -493,8 +504,14 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, colum
 	cells := (*C.cell)(C.malloc(C.size_t(max(ncol, 1)) * C.size_t(unsafe.Sizeof(C.cell{}))))
 	defer C.free(unsafe.Pointer(cells))
 	row := unsafe.Slice(cells, max(ncol, 1))[:ncol]
-	for {
-		switch rc := C.step_row(s, C.int(ncol), cells); rc {
+	if rc == 100 {
+		rc = C.read_row(s, C.int(ncol), cells)
+	}
+	for first := true; ; first = false {
+		if !first {
+			rc = C.step_row(s, C.int(ncol), cells)
+		}
+		switch rc {
 		case 100: // SQLITE_ROW
 		case 101: // SQLITE_DONE
 			return nil
@@ -648,9 +665,10 @@ func (c *sqliteConn) RegisterContextAuthorizer(callback func(action int, arg1, a
 	c.auth = h
 }
 
-// Close closes the connection and lets go of its authorizer and its stop
-// flag.
+// Close closes the connection and lets go of its kept statements, its
+// authorizer and its stop flag.
 func (c *sqliteConn) Close() error {
+	c.kept.clear() // before the connection: a statement of a closed one is not finalized
 	if err := c.SQLiteConn.Close(); err != nil {
 		return err
 	}

@@ -146,7 +146,7 @@ type conn struct {
 // value than the answer shows, with its real size; sqlmcp's own reads get
 // whole values.
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
-	return c.c.Raw(func(any) error {
+	return c.c.Raw(func(any) (runErr error) {
 		var p guard.PolicyCatalog
 		if !st.Own && !st.Builtin {
 			p = c.policy
@@ -158,8 +158,11 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 		quotedStrings(c.h, c.policy == nil)
 		// SQLite's guard judges the statement as it compiles it: the span
 		// is the guarded compile.
+		// With no policy in force the connection keeps the statement
+		// for the text's next run (stmtCache).
+		keep := c.policy == nil
 		_, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: sqlmcp.SQLite, Own: st.Own})
-		ps, masked, err := c.sc.prepare(st.SQL, p)
+		ps, masked, err := c.sc.prepare(st.SQL, p, keep)
 		span.End(-1, err)
 		if err != nil {
 			var se sqlite3.Error
@@ -168,7 +171,7 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 			}
 			return err
 		}
-		defer ps.Close()
+		defer func() { c.sc.done(st.SQL, ps, keep, runErr) }()
 		maxText, blobHead := 0, 0
 		if st.Cut > 0 {
 			maxText, blobHead = st.Cut, blobShow

@@ -171,6 +171,7 @@ type sqliteConn struct {
 	guard *guard.SQLite
 	auth  cgo.Handle // the authorizer RegisterContextAuthorizer installed
 	stop  stopFlag   // raised by a call's Cancel (see stopFlag)
+	kept  stmtCache  // statements judged under no policy, to run again
 }
 
 func (c *sqliteConnector) Driver() driver.Driver { return &c.drv }
@@ -212,8 +213,17 @@ func (c *sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 
 // prepare compiles sql through the guard, under the policy p (nil for
 // none), or, on the unguarded connections of engine-wall tests, directly.
-// It returns the result columns that carry masked values.
-func (c *sqliteConn) prepare(sql string, p guard.PolicyCatalog) (*sqlite3.SQLiteStmt, []guard.MaskedColumn, error) {
+// It returns the result columns that carry masked values. With keep set
+// (no policy is in force on the connection: see conn.Run), a statement
+// kept from an earlier run of the very same text is taken instead; the
+// caller hands the statement to done when the run ends.
+func (c *sqliteConn) prepare(sql string, p guard.PolicyCatalog, keep bool) (*sqlite3.SQLiteStmt, []guard.MaskedColumn, error) {
+	if keep && p == nil && c.guard != nil {
+		if st := c.kept.take(sql); st != nil {
+			c.guard.StepsUnpoliced()
+			return st, nil, nil
+		}
+	}
 	if c.guard != nil {
 		st, masked, err := c.guard.PreparePolicy(sql, p)
 		if err != nil {
@@ -229,4 +239,15 @@ func (c *sqliteConn) prepare(sql string, p guard.PolicyCatalog) (*sqlite3.SQLite
 		return nil, nil, err
 	}
 	return st.(*sqlite3.SQLiteStmt), nil, nil
+}
+
+// done ends a run of st, compiled from sql: it is kept for the text's next
+// run when keep was given to prepare and the run ended well, and closed
+// otherwise.
+func (c *sqliteConn) done(sql string, st *sqlite3.SQLiteStmt, keep bool, err error) {
+	if keep && err == nil && c.guard != nil {
+		c.kept.put(sql, st)
+		return
+	}
+	st.Close()
 }

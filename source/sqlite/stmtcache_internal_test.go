@@ -1,0 +1,86 @@
+package sqlite
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A connection keeps at most stmtCacheEntries statements, the most
+// recently used, and none of a text longer than stmtCacheText; closing it
+// finalizes those it keeps.
+func TestStmtCacheBounds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec("CREATE TABLE t (x)"); err != nil {
+		t.Fatal(err)
+	}
+	db, err := openSQLite(path, true, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Raw(func(dc any) error {
+		sc := dc.(*sqliteConn)
+		run := func(q string) error {
+			st, _, err := sc.prepare(q, nil, true)
+			if err != nil {
+				return err
+			}
+			sc.done(q, st, true, nil)
+			return nil
+		}
+		texts := make([]string, stmtCacheEntries+4)
+		for i := range texts {
+			texts[i] = fmt.Sprintf("SELECT %d", i)
+			if err := run(texts[i]); err != nil {
+				return err
+			}
+		}
+		if n := len(sc.kept.entries); n != stmtCacheEntries {
+			t.Errorf("%d statements kept, want %d", n, stmtCacheEntries)
+		}
+		if sc.kept.take(texts[0]) != nil || sc.kept.take(texts[3]) != nil {
+			t.Error("the least recently used statements are still kept")
+		}
+		if st := sc.kept.take(texts[len(texts)-1]); st == nil {
+			t.Error("the last statement is not kept")
+		} else {
+			sc.done(texts[len(texts)-1], st, true, nil)
+		}
+		long := "SELECT 1" + strings.Repeat(" ", stmtCacheText)
+		if err := run(long); err != nil {
+			return err
+		}
+		if sc.kept.take(long) != nil {
+			t.Errorf("a text of %d bytes is kept", len(long))
+		}
+		// A run that failed keeps nothing.
+		st, _, err := sc.prepare("SELECT 7", nil, true)
+		if err != nil {
+			return err
+		}
+		sc.done("SELECT 7", st, true, fmt.Errorf("interrupted"))
+		if sc.kept.take("SELECT 7") != nil {
+			t.Error("the statement of a failed run is kept")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if err := db.Close(); err != nil {
+		t.Errorf("closing with statements kept: %v", err)
+	}
+}
