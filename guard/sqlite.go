@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -365,7 +366,8 @@ func (g *SQLite) judge(ds driver.Stmt, sql string) error {
 	}
 	var stmt, tail reflect.Value
 	if v.Kind() == reflect.Struct {
-		stmt, tail = v.FieldByName("s"), v.FieldByName("t")
+		f := stmtFieldsOf(v.Type())
+		stmt, tail = f.field(v, f.s), f.field(v, f.t)
 	}
 	if !ok || !stmt.IsValid() || !tail.IsValid() {
 		// The driver's layout changed; refuse rather than guess.
@@ -403,6 +405,36 @@ func (g *SQLite) judge(ds driver.Stmt, sql string) error {
 		}
 	}
 	return nil
+}
+
+// stmtFields are where a driver's statement struct holds the compiled
+// statement (s) and the text after it (t): the indices FieldByName finds,
+// looked up once per type rather than by name on every statement.
+type stmtFields struct{ s, t []int }
+
+var driverStmtFields sync.Map // reflect.Type → stmtFields
+
+func stmtFieldsOf(t reflect.Type) stmtFields {
+	if f, ok := driverStmtFields.Load(t); ok {
+		return f.(stmtFields)
+	}
+	var f stmtFields
+	if sf, ok := t.FieldByName("s"); ok {
+		f.s = sf.Index
+	}
+	if tf, ok := t.FieldByName("t"); ok {
+		f.t = tf.Index
+	}
+	driverStmtFields.Store(t, f)
+	return f
+}
+
+// field is v's field at index, or the zero Value when there is none.
+func (stmtFields) field(v reflect.Value, index []int) reflect.Value {
+	if index == nil {
+		return reflect.Value{}
+	}
+	return v.FieldByIndex(index)
 }
 
 // notQuery names a statement that is not a query, for messages.

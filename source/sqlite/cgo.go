@@ -68,8 +68,6 @@ static int stop_set(void *flag) { return __atomic_load_n((int *)flag, __ATOMIC_A
 // machine steps, once *flag is set.
 static void watch_stop(sqlite3 *db, int *flag) { sqlite3_progress_handler(db, 1000, stop_set, flag); }
 
-// set_stop sets or clears *flag.
-static void set_stop(int *flag, int on) { __atomic_store_n(flag, on, __ATOMIC_RELEASE); }
 
 // cover_scans turns SQLite's full scans of covering indexes on or off for
 // db (SQLITE_TESTCTRL_GETOPT and _OPTIMIZATIONS; SQLITE_CoverIdxScan).
@@ -347,6 +345,7 @@ import (
 	"runtime/cgo"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mattn/go-sqlite3"
@@ -374,6 +373,22 @@ func connHandle(c *sqlite3.SQLiteConn) (*C.sqlite3, error) {
 
 // cHandle is a C connection, for the files that do not use cgo.
 type cHandle = C.sqlite3
+
+// policed readies the connection for a call under a policy, or under
+// none: coverScans and quotedStrings, each off under a policy. It calls
+// into SQLite only when the connection was last readied the other way.
+func (c *sqliteConn) policed(db *cHandle, on bool) {
+	want := int8(1)
+	if on {
+		want = 2
+	}
+	if c.mode == want {
+		return
+	}
+	coverScans(db, !on)
+	quotedStrings(db, !on)
+	c.mode = want
+}
 
 // coverScans turns SQLite's full scans of covering indexes on or off on
 // db. Off, a query that reads no column of an index's key never comes in
@@ -419,16 +434,18 @@ func watchStop(db *cHandle) stopFlag {
 	return f
 }
 
-// set raises the flag (on) or clears it for the connection's next call.
+// set raises the flag (on) or clears it for the connection's next call:
+// an atomic store, which stop_set's atomic load sees, without a call into
+// C.
 func (f stopFlag) set(on bool) {
 	if f.p == nil {
 		return
 	}
-	v := C.int(0)
+	v := int32(0)
 	if on {
 		v = 1
 	}
-	C.set_stop(f.p, v)
+	atomic.StoreInt32((*int32)(unsafe.Pointer(f.p)), v)
 }
 
 // free lets go of the flag, once its connection is closed.

@@ -154,8 +154,7 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 		// Under a policy no statement, sqlmcp's own samples included,
 		// may come in the order of an index on a hidden column; the
 		// guard refuses what would still use one (PreparePolicy).
-		coverScans(c.h, c.policy == nil)
-		quotedStrings(c.h, c.policy == nil)
+		c.sc.policed(c.h, c.policy != nil)
 		// SQLite's guard judges the statement as it compiles it: the span
 		// is the guarded compile.
 		// With no policy in force the connection keeps the statement

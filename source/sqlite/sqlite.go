@@ -172,6 +172,7 @@ type sqliteConn struct {
 	auth  cgo.Handle // the authorizer RegisterContextAuthorizer installed
 	stop  stopFlag   // raised by a call's Cancel (see stopFlag)
 	kept  stmtCache  // statements judged under no policy, to run again
+	mode  int8       // how policed last readied it: 0 not yet, 1 no policy, 2 a policy
 }
 
 func (c *sqliteConnector) Driver() driver.Driver { return &c.drv }
