@@ -11,7 +11,18 @@ type rowCounts struct {
 	mu     sync.Mutex
 	tables []*Table // the reading the counts belong to
 	stamp  any      // the engine's data stamp when counted (source.DB.DataStamp)
+	gen    uint64   // moved by forget
 	n      map[*Table]int64
+}
+
+// forget empties the cache, and keeps a count under way from landing in
+// it: for an engine without a data stamp, counts last as long as a reading
+// of the schema would (see Catalog.Tables).
+func (rc *rowCounts) forget() {
+	rc.mu.Lock()
+	rc.n = nil
+	rc.gen++
+	rc.mu.Unlock()
 }
 
 // counts returns the count cache valid for tables and the data as it is
@@ -44,7 +55,7 @@ func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bo
 	c.mu.Unlock()
 	rc := c.counts(tables)
 	n, ok = rc.n[t]
-	before := rc.stamp
+	before, gen := rc.stamp, rc.gen
 	rc.mu.Unlock()
 	if ok {
 		return n, true, true
@@ -59,7 +70,7 @@ func (c *Catalog) RowCount(ctx context.Context, t *Table) (n int64, exact, ok bo
 	// Kept only when nothing changed while counting: a write in between
 	// may or may not be in the count.
 	rc = c.counts(tables)
-	if rc.stamp == before && sameTables(rc.tables, tables) {
+	if rc.stamp == before && rc.gen == gen && sameTables(rc.tables, tables) {
 		rc.n[t] = n
 	}
 	rc.mu.Unlock()

@@ -9,9 +9,11 @@ package schema
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
@@ -42,8 +44,8 @@ type Table struct {
 	// annotations'.
 	Commented bool `json:"-"`
 
-	rel      string // the relation's own name, unqualified
-	estimate int64  // the engine's row estimate; 0 when it has none
+	rel      string       // the relation's own name, unqualified
+	estimate atomic.Int64 // the engine's row estimate; 0 when it has none (see Catalog.Tables)
 	// quote quotes a name as the engine's SQL writes it (backticks on
 	// MySQL); nil means Quote.
 	quote func(string) string
@@ -126,6 +128,9 @@ type Catalog struct {
 	// Check: the operator's annotations may describe what the model may
 	// not see. Nil without a policy.
 	whole []source.TableDef
+	// defs is the reading tables was made from, for the next reading to
+	// compare with (an engine without a schema version).
+	defs []source.TableDef
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
@@ -144,7 +149,7 @@ type Catalog struct {
 
 // unversionedTTL is how long a schema is trusted before it is read again
 // when the engine has no cheap schema version to compare (PostgreSQL).
-const unversionedTTL = 5 * time.Second
+var unversionedTTL = 5 * time.Second
 
 // New returns a Catalog of db, reading the description sidecars now so that
 // a malformed file is an error at start, not on the first call.
@@ -181,6 +186,24 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 	defs, err := c.db.ReadTables(ctx, c.schemas)
 	if err != nil {
 		return nil, err
+	}
+	if c.tables != nil && sameSchema(c.defs, defs) {
+		// Read again because the last reading aged (an engine without a
+		// schema version) or the version moved with nothing a reading
+		// shows (SQLite's ANALYZE): only the engine's row estimates can
+		// differ. The tables stay the same ones, so what was built on them
+		// (the search and value indexes, the join guesses, the text kinds)
+		// stays too; rebuilding those every unversionedTTL read every text
+		// column of a big schema again. The estimates are brought up to
+		// date in place.
+		c.freshEstimates(defs)
+		if !versioned {
+			// Nor can such an engine say whether the data changed: the
+			// row counts last as long as a reading of the schema.
+			c.rowCounts.forget()
+		}
+		c.version, c.read = version, time.Now()
+		return c.tables, nil
 	}
 	var pol *policy.Policy
 	if c.spec != nil {
@@ -222,8 +245,40 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		}
 		tables = kept
 	}
-	c.tables, c.version, c.read, c.policy = tables, version, time.Now(), pol
+	c.tables, c.version, c.read, c.policy, c.defs = tables, version, time.Now(), pol, defs
 	return tables, nil
+}
+
+// sameSchema reports whether two readings of the schema are the same but
+// for the engine's row estimates.
+func sameSchema(a, b []source.TableDef) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		x.Estimate, y.Estimate = 0, 0
+		if !reflect.DeepEqual(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+// freshEstimates sets the row estimates of the catalog's tables (and of
+// the hidden ones) to those of defs, a reading of the same schema.
+func (c *Catalog) freshEstimates(defs []source.TableDef) {
+	est := make(map[[2]string]int64, len(defs))
+	for _, d := range defs {
+		est[[2]string{d.Schema, d.Name}] = d.Estimate
+	}
+	for _, list := range [][]*Table{c.tables, c.hidden} {
+		for _, t := range list {
+			if e, ok := est[[2]string{t.Schema, t.rel}]; ok {
+				t.estimate.Store(e)
+			}
+		}
+	}
 }
 
 // fromDefs names the catalog's tables (bare, or schema.table when the bare
@@ -238,8 +293,9 @@ func fromDefs(defs []source.TableDef) []*Table {
 	byKey := make(map[[2]string]*Table, len(defs))
 	for i, d := range defs {
 		t := &Table{Name: d.Name, Schema: d.Schema, rel: d.Name, Kind: d.Kind, Description: d.Description, Commented: d.Description != "",
-			Broken: d.Broken, Unreadable: d.Unreadable, estimate: d.Estimate, Columns: make([]Column, len(d.Columns)),
+			Broken: d.Broken, Unreadable: d.Unreadable, Columns: make([]Column, len(d.Columns)),
 			ForeignKeys: []ForeignKey{}, ReferencedBy: []ForeignKey{}, Indexes: make([]Index, len(d.Indexes))}
+		t.estimate.Store(d.Estimate)
 		if d.Schema != "" && (!d.OnPath || seen[d.Name] > 1) {
 			t.Name = d.Schema + "." + d.Name
 		}
@@ -481,12 +537,13 @@ func (t *Table) Relation() string { return t.rel }
 // counting or scanning whole (source.BigTable), and that estimate; an
 // engine that keeps no estimates (SQLite) has no big tables.
 func (t *Table) Big() (estimate int64, big bool) {
-	return t.estimate, t.estimate >= source.BigTable
+	e := t.estimate.Load()
+	return e, e >= source.BigTable
 }
 
 // Ref names t for the value statements (source.DB.Sample, Distinct).
 func (t *Table) Ref() source.TableRef {
-	return source.TableRef{Schema: t.Schema, Name: t.rel, Kind: t.Kind, Estimate: t.estimate}
+	return source.TableRef{Schema: t.Schema, Name: t.rel, Kind: t.Kind, Estimate: t.estimate.Load()}
 }
 
 // sortTables orders tables by name, case-insensitively.
