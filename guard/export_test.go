@@ -52,5 +52,9 @@ var NodeInner = nodeInner
 var Children = children
 
 func ReflectChildren(m protoreflect.Message, f func(protoreflect.Message) bool) {
-	reflectChildren(m, m.Descriptor(), f)
+	for _, c := range appendReflectChildren(nil, m, m.Descriptor()) {
+		if !f(c) {
+			return
+		}
+	}
 }

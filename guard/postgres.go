@@ -954,8 +954,6 @@ func (w *pgWalker) walkOrs(m protoreflect.Message, negated bool) (pgOrLoad, bool
 		return pgOrLoad{}, false, e
 	}
 	or, fixed := pgOrWays(m, &negated)
-	// One variable for all the closure changes: each would be a heap
-	// allocation of its own.
 	var acc struct {
 		load, arm pgOrLoad // the children's, and the larger arm of a set operation
 		column    bool
@@ -971,7 +969,8 @@ func (w *pgWalker) walkOrs(m protoreflect.Message, negated bool) (pgOrLoad, bool
 	case *pg.ColumnRef:
 		acc.column = true
 	}
-	children(m, func(c protoreflect.Message) bool {
+	var buf [8]protoreflect.Message // the children, on the stack unless there are more
+	for _, c := range appendChildren(buf[:0], m) {
 		l, col, e := w.walkOrs(c, negated)
 		if setop != nil && (c.Interface() == setop.Larg || c.Interface() == setop.Rarg) {
 			acc.arm = pgOrLoad{max(acc.arm.ors, l.ors), max(acc.arm.arms, l.arms)}
@@ -983,9 +982,10 @@ func (w *pgWalker) walkOrs(m protoreflect.Message, negated bool) (pgOrLoad, bool
 			acc.column = true
 			acc.arms++
 		}
-		acc.e = e
-		return e == nil
-	})
+		if acc.e = e; e != nil {
+			break
+		}
+	}
 	load := pgOrLoad{acc.load.ors + acc.arm.ors, acc.load.arms + acc.arm.arms}
 	switch {
 	case or && fixed >= 0:
@@ -1004,55 +1004,64 @@ func (w *pgWalker) walkOrs(m protoreflect.Message, negated bool) (pgOrLoad, bool
 // children calls f with each message directly under m, in field order,
 // until f returns false: the node a Node holds (a oneof of every node
 // type), and the messages in every other set field, lists and maps too.
-// The fields are read from the generated struct (see pgChildFields);
-// a type whose struct does not map onto its descriptor is read through
-// protobuf's reflection.
 func children(m protoreflect.Message, f func(protoreflect.Message) bool) {
+	var buf [8]protoreflect.Message
+	for _, c := range appendChildren(buf[:0], m) {
+		if !f(c) {
+			return
+		}
+	}
+}
+
+// appendChildren appends the messages directly under m, in children's
+// order, to dst. The fields are read from the generated struct (see
+// pgChildFields); a type whose struct does not map onto its descriptor is
+// read through protobuf's reflection.
+func appendChildren(dst []protoreflect.Message, m protoreflect.Message) []protoreflect.Message {
 	d := m.Descriptor()
 	if d == pgNodeDescriptor {
 		if inner := nodeInner(m.Interface().(*pg.Node)); inner != nil {
-			f(inner)
+			dst = append(dst, inner)
 		}
-		return
+		return dst
 	}
 	v := reflect.ValueOf(m.Interface())
 	cfs := childFields(d, v.Type())
 	if cfs == nil {
-		reflectChildren(m, d, f)
-		return
+		return appendReflectChildren(dst, m, d)
 	}
 	v = v.Elem()
 	for _, cf := range cfs {
 		fv := v.Field(cf.index)
-		if cf.oneof {
+		switch {
+		case cf.oneof:
 			// The member set, a wrapper struct whose one field holds it
 			// (as in nodeInner); a member that is not a message has none.
 			if fv.IsNil() {
 				continue
 			}
 			if in := fv.Elem().Elem().Field(0); in.Kind() == reflect.Pointer && !in.IsNil() {
-				if pm, ok := in.Interface().(protoreflect.ProtoMessage); ok && !f(pm.ProtoReflect()) {
-					return
+				if pm, ok := in.Interface().(protoreflect.ProtoMessage); ok {
+					dst = append(dst, pm.ProtoReflect())
 				}
 			}
-			continue
-		}
-		if !cf.list {
-			if !fv.IsNil() && !f(fv.Interface().(protoreflect.ProtoMessage).ProtoReflect()) {
-				return
+		case cf.list:
+			for j := range fv.Len() {
+				if el := fv.Index(j); !el.IsNil() {
+					dst = append(dst, el.Interface().(protoreflect.ProtoMessage).ProtoReflect())
+				}
 			}
-			continue
-		}
-		for j := range fv.Len() {
-			if el := fv.Index(j); !el.IsNil() && !f(el.Interface().(protoreflect.ProtoMessage).ProtoReflect()) {
-				return
+		default:
+			if !fv.IsNil() {
+				dst = append(dst, fv.Interface().(protoreflect.ProtoMessage).ProtoReflect())
 			}
 		}
 	}
+	return dst
 }
 
-// reflectChildren is children through protobuf's reflection.
-func reflectChildren(m protoreflect.Message, d protoreflect.MessageDescriptor, f func(protoreflect.Message) bool) {
+// appendReflectChildren is appendChildren through protobuf's reflection.
+func appendReflectChildren(dst []protoreflect.Message, m protoreflect.Message, d protoreflect.MessageDescriptor) []protoreflect.Message {
 	for _, fd := range messageFields(d) {
 		if !m.Has(fd) {
 			continue
@@ -1062,28 +1071,23 @@ func reflectChildren(m protoreflect.Message, d protoreflect.MessageDescriptor, f
 		case fd.IsList():
 			l := v.List()
 			for j := range l.Len() {
-				if !f(l.Get(j).Message()) {
-					return
-				}
+				dst = append(dst, l.Get(j).Message())
 			}
 		case fd.IsMap(): // parse trees have none today
 			if fd.MapValue().Message() == nil {
 				continue
 			}
-			more := true
+			var vals []protoreflect.Message
 			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-				more = f(mv.Message())
-				return more
+				vals = append(vals, mv.Message())
+				return true
 			})
-			if !more {
-				return
-			}
+			dst = append(dst, vals...)
 		default:
-			if !f(v.Message()) {
-				return
-			}
+			dst = append(dst, v.Message())
 		}
 	}
+	return dst
 }
 
 // pgChildField is a field of a generated message struct that holds a
