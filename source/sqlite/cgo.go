@@ -37,6 +37,7 @@ extern long long sqlite3_hard_heap_limit64(long long);
 extern long long sqlite3_soft_heap_limit64(long long);
 extern int sqlite3_test_control(int, ...);
 extern int sqlite3_db_config(sqlite3*, int, ...);
+extern int sqlite3_stmt_status(sqlite3_stmt*, int, int);
 
 typedef struct sqlite3_context sqlite3_context;
 typedef struct sqlite3_value sqlite3_value;
@@ -696,6 +697,16 @@ func (c *sqliteConn) Close() error {
 	c.stop.free()
 	c.stop = stopFlag{}
 	return nil
+}
+
+// stmtMemory is the heap memory SQLite holds for st's compiled program
+// (SQLITE_STMTSTATUS_MEMUSED); -1 when st has no handle.
+func stmtMemory(st *sqlite3.SQLiteStmt) int {
+	s, err := stmtHandle(st)
+	if err != nil {
+		return -1
+	}
+	return int(C.sqlite3_stmt_status(s, 99, 0))
 }
 
 // columnCount is the number of columns st returns.

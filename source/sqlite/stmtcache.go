@@ -18,12 +18,14 @@ type cachedStmt struct {
 	st  *sqlite3.SQLiteStmt
 }
 
-// Bounds on what a connection keeps: the statements, and the length of a
-// text worth keeping (a long text is rarely sent twice, and its compiled
-// program is large).
+// Bounds on what a connection keeps: the statements, the length of a text
+// worth keeping (a long text is rarely sent twice), and the memory of a
+// compiled program worth keeping, so that what a connection keeps takes
+// at most 1 MiB of its share of SQLite's heap (sqliteConnHeap).
 const (
 	stmtCacheEntries = 16
 	stmtCacheText    = 4 << 10
+	stmtCacheMemory  = 64 << 10
 )
 
 // take removes and returns the statement kept for sql, or nil.
@@ -37,10 +39,11 @@ func (c *stmtCache) take(sql string) *sqlite3.SQLiteStmt {
 	return nil
 }
 
-// put keeps st, compiled from sql, closing it when sql is too long to
-// keep, and closing the least recently used statement when full.
+// put keeps st, compiled from sql, closing it when sql or its program is
+// too big to keep, and closing the least recently used statement when
+// full.
 func (c *stmtCache) put(sql string, st *sqlite3.SQLiteStmt) {
-	if len(sql) > stmtCacheText {
+	if m := stmtMemory(st); len(sql) > stmtCacheText || m < 0 || m > stmtCacheMemory {
 		st.Close()
 		return
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // A connection keeps at most stmtCacheEntries statements, the most
-// recently used, and none of a text longer than stmtCacheText; closing it
-// finalizes those it keeps.
+// recently used, none of a text longer than stmtCacheText or of a program
+// larger than stmtCacheMemory; closing it finalizes those it keeps.
 func TestStmtCacheBounds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db")
 	w, err := sql.Open("sqlite3", path)
@@ -65,8 +65,25 @@ func TestStmtCacheBounds(t *testing.T) {
 		if sc.kept.take(long) != nil {
 			t.Errorf("a text of %d bytes is kept", len(long))
 		}
+		// Nor a program past stmtCacheMemory: a short text of a thousand
+		// columns compiles to one.
+		wide := "SELECT " + strings.Repeat("x,", 1000) + "x FROM t"
+		if len(wide) > stmtCacheText {
+			t.Fatalf("the wide statement is %d bytes, over the text bound", len(wide))
+		}
+		st, _, err := sc.prepare(wide, nil, true)
+		if err != nil {
+			return err
+		}
+		if m := stmtMemory(st); m <= stmtCacheMemory {
+			t.Fatalf("the wide statement's program takes %d bytes, within the bound", m)
+		}
+		sc.done(wide, st, true, nil)
+		if sc.kept.take(wide) != nil {
+			t.Error("a program over the memory bound is kept")
+		}
 		// A run that failed keeps nothing.
-		st, _, err := sc.prepare("SELECT 7", nil, true)
+		st, _, err = sc.prepare("SELECT 7", nil, true)
 		if err != nil {
 			return err
 		}
