@@ -99,36 +99,43 @@ func (p onePolicy) Relation(schema, name string) (guard.PolicyRelation, bool) {
 	return guard.PolicyRelation{Name: name, Columns: cols}, true
 }
 
-// TestPolicySchemaChangeBeforeStep: a statement judged under a policy that
-// SQLite compiles again when it steps, because another connection changed
-// the schema meanwhile, may read only what was judged.
-func TestPolicySchemaChangeBeforeStep(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "race.db")
+// guardedConn makes a file of ddl and returns a writing handle on it and a
+// connection of a guarded pool of one, each closed when the test ends.
+func guardedConn(t *testing.T, ddl string) (w *sql.DB, c *sql.Conn) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
 	w, err := sql.Open("sqlite3", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	if _, err := w.Exec(`CREATE TABLE u (id INTEGER PRIMARY KEY, name TEXT, password TEXT);
-		INSERT INTO u VALUES (1, 'ann', 'pw-secret');
-		CREATE VIEW names AS SELECT id, name FROM u`); err != nil {
+	t.Cleanup(func() { w.Close() })
+	if _, err := w.Exec(ddl); err != nil {
 		t.Fatal(err)
 	}
 	db, err := openSQLite(path, true, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	c, err := db.Conn(t.Context())
-	if err != nil {
+	t.Cleanup(func() { db.Close() })
+	if c, err = db.Conn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return w, c
+}
+
+// TestPolicySchemaChangeBeforeStep: a statement judged under a policy that
+// SQLite compiles again when it steps, because another connection changed
+// the schema meanwhile, may read only what was judged.
+func TestPolicySchemaChangeBeforeStep(t *testing.T) {
+	w, c := guardedConn(t, `CREATE TABLE u (id INTEGER PRIMARY KEY, name TEXT, password TEXT);
+		INSERT INTO u VALUES (1, 'ann', 'pw-secret');
+		CREATE VIEW names AS SELECT id, name FROM u`)
 	p := onePolicy{
 		"u":     {{Name: "id"}, {Name: "name"}, {Name: "password", Access: guard.Denied}},
 		"names": {{Name: "id"}, {Name: "name"}},
 	}
-	err = c.Raw(func(dc any) error {
+	err := c.Raw(func(dc any) error {
 		sc := dc.(*sqliteConn)
 		st, _, err := sc.prepare("SELECT name FROM names", p, false)
 		if err != nil {

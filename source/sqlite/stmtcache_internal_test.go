@@ -1,9 +1,7 @@
 package sqlite
 
 import (
-	"database/sql"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,25 +10,8 @@ import (
 // recently used, none of a text longer than stmtCacheText or of a program
 // larger than stmtCacheMemory; closing it finalizes those it keeps.
 func TestStmtCacheBounds(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.db")
-	w, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := w.Exec("CREATE TABLE t (x)"); err != nil {
-		t.Fatal(err)
-	}
-	db, err := openSQLite(path, true, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	c, err := db.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = c.Raw(func(dc any) error {
+	_, c := guardedConn(t, "CREATE TABLE t (x)")
+	err := c.Raw(func(dc any) error {
 		sc := dc.(*sqliteConn)
 		run := func(q string) error {
 			st, _, err := sc.prepare(q, nil, true)
@@ -96,8 +77,8 @@ func TestStmtCacheBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
-	if err := db.Close(); err != nil {
+	// Closing the connection finalizes what it keeps, then closes it.
+	if err := c.Raw(func(dc any) error { return dc.(*sqliteConn).Close() }); err != nil {
 		t.Errorf("closing with statements kept: %v", err)
 	}
 }
