@@ -19,8 +19,8 @@ func TestUnversionedRereadKeepsTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(d time.Duration) { unversionedTTL = d }(unversionedTTL)
-	unversionedTTL = 0 // every call reads the schema again
+	defer func(ttl, stale time.Duration) { unversionedTTL, unversionedStale = ttl, stale }(unversionedTTL, unversionedStale)
+	unversionedTTL, unversionedStale = 0, 0 // every call reads the schema again, before it is answered
 	ctx := t.Context()
 	first, err := cat.Tables(ctx)
 	if err != nil {
@@ -82,5 +82,49 @@ func TestUnversionedRereadKeepsTables(t *testing.T) {
 	}
 	if &changed[0] == &first[0] || len(fresh(changed).Columns) != 3 {
 		t.Error("a changed schema, read again, kept the old tables")
+	}
+}
+
+// Past unversionedTTL and within unversionedStale, a call is answered from
+// the reading in hand at once, and the schema is read again in the
+// background: a later call sees the change.
+func TestUnversionedRereadInBackground(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	cat, err := New(dbtest.Open(t, dsn, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(ttl, stale time.Duration) { unversionedTTL, unversionedStale = ttl, stale }(unversionedTTL, unversionedStale)
+	unversionedTTL, unversionedStale = 0, time.Hour
+	ctx := t.Context()
+	first, err := cat.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(tables []*Table) bool {
+		for _, tb := range tables {
+			if tb.Name == "later" {
+				return true
+			}
+		}
+		return false
+	}
+	dbtest.PostgresExec(t, dsn, "CREATE TABLE later (id int)")
+	now, err := cat.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if has(now) || &now[0] != &first[0] {
+		t.Fatal("the call waited for the schema to be read again")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !has(now) {
+		if time.Now().After(deadline) {
+			t.Fatal("the table made meanwhile never showed")
+		}
+		time.Sleep(20 * time.Millisecond)
+		if now, err = cat.Tables(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

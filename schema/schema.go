@@ -128,9 +128,13 @@ type Catalog struct {
 	// Check: the operator's annotations may describe what the model may
 	// not see. Nil without a policy.
 	whole []source.TableDef
-	// defs is the reading tables was made from, for the next reading to
-	// compare with (an engine without a schema version).
+	// defs is the reading tables was made from, before any policy
+	// filtered it, for the next reading to compare with.
 	defs []source.TableDef
+	// reading is true while readLater reads the schema; tried is when it
+	// last began to.
+	reading bool
+	tried   time.Time
 
 	valuesMu sync.Mutex  // held while the value index is built
 	values   *valueIndex // for search; nil until built
@@ -148,8 +152,16 @@ type Catalog struct {
 }
 
 // unversionedTTL is how long a schema is trusted before it is read again
-// when the engine has no cheap schema version to compare (PostgreSQL).
-var unversionedTTL = 5 * time.Second
+// when the engine has no cheap schema version to compare (PostgreSQL,
+// MySQL). Between it and unversionedStale a call is answered from the
+// reading in hand while the next is made in the background, so that no
+// call waits for it (130 ms on PostgreSQL at 2,000 tables, 200 ms on
+// MariaDB); a reading older than unversionedStale, after a quiet spell, is
+// made again before the call is answered.
+var (
+	unversionedTTL   = 5 * time.Second
+	unversionedStale = time.Minute
+)
 
 // New returns a Catalog of db, reading the description sidecars now so that
 // a malformed file is an error at start, not on the first call.
@@ -176,17 +188,49 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch {
+	switch age := time.Since(c.read); {
 	case c.tables == nil:
 	case versioned && version == c.version:
 		return c.tables, nil
-	case !versioned && time.Since(c.read) < unversionedTTL:
+	case !versioned && age < unversionedTTL:
+		return c.tables, nil
+	case !versioned && age < unversionedStale:
+		c.readLater()
 		return c.tables, nil
 	}
 	defs, err := c.db.ReadTables(ctx, c.schemas)
 	if err != nil {
 		return nil, err
 	}
+	return c.take(defs, version, versioned)
+}
+
+// readLater reads the schema again in the background, unless a reading is
+// under way or the last one tried failed less than unversionedTTL ago; the
+// caller holds c.mu. The reading is taken unless another was taken
+// meanwhile.
+func (c *Catalog) readLater() {
+	if c.reading || time.Since(c.tried) < unversionedTTL {
+		return
+	}
+	c.reading, c.tried = true, time.Now()
+	last := c.read
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), c.db.Limits().Timeout)
+		defs, err := c.db.ReadTables(ctx, c.schemas)
+		cancel()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.reading = false
+		if err == nil && c.read.Equal(last) {
+			c.take(defs, 0, false)
+		}
+	}()
+}
+
+// take makes defs, a reading of the schema at version, the catalog's
+// tables, and returns them; the caller holds c.mu.
+func (c *Catalog) take(defs []source.TableDef, version int64, versioned bool) ([]*Table, error) {
 	if c.tables != nil && sameSchema(c.defs, defs) {
 		// Read again because the last reading aged (an engine without a
 		// schema version) or the version moved with nothing a reading
@@ -205,8 +249,10 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		c.version, c.read = version, time.Now()
 		return c.tables, nil
 	}
+	read := defs
 	var pol *policy.Policy
 	if c.spec != nil {
+		var err error
 		if pol, err = c.spec.Resolve(defs, c.db.Dialect() != sqlmcp.Postgres); err != nil {
 			return nil, err
 		}
@@ -245,7 +291,7 @@ func (c *Catalog) Tables(ctx context.Context) ([]*Table, error) {
 		}
 		tables = kept
 	}
-	c.tables, c.version, c.read, c.policy, c.defs = tables, version, time.Now(), pol, defs
+	c.tables, c.version, c.read, c.policy, c.defs = tables, version, time.Now(), pol, read
 	return tables, nil
 }
 
