@@ -133,13 +133,14 @@ func (g *SQLite) StepsUnpoliced() {
 	g.denials = g.denials[:0]
 }
 
-// StepRefusal reports whether the authorizer refused something while the
-// statement PreparePolicy returned last stepped: a read it did not judge,
-// when SQLite compiled it again after the schema changed, or a pragma. The
-// engine's error then names what was refused, and this one is to be
-// returned instead. It returns nil when nothing was refused.
-func (g *SQLite) StepRefusal() *Error {
-	if g.judged == nil || len(g.denials) == 0 {
+// StepRefusal reports whether the statement PreparePolicy returned last
+// was refused as it stepped: the authorizer refused a read it did not
+// judge, when SQLite compiled it again after the schema changed, or a
+// pragma; or recompiled says the caller stopped it because SQLite compiled
+// it again. The engine's error then names what was refused, and this one
+// is to be returned instead. It returns nil when nothing was refused.
+func (g *SQLite) StepRefusal(recompiled bool) *Error {
+	if g.judged == nil || len(g.denials) == 0 && !recompiled {
 		return nil
 	}
 	return &Error{

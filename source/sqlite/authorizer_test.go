@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // TestAuthorizerReads pins what SQLite's authorizer reports a statement
@@ -146,11 +148,11 @@ func TestPolicySchemaChangeBeforeStep(t *testing.T) {
 			return err
 		}
 		var got []any
-		err = stepSQLite(st, nil, 0, 0, nil, func(row []any) bool { got = append(got, row...); return true })
+		err = stepSQLite(st, nil, 0, 0, true, nil, func(row []any) bool { got = append(got, row...); return true })
 		if err == nil {
 			t.Errorf("the recompiled statement ran, returning %v", got)
 		}
-		if e := sc.guard.StepRefusal(); e == nil || strings.Contains(e.Error(), "password") {
+		if e := sc.guard.StepRefusal(errors.Is(err, errRecompiled)); e == nil || strings.Contains(e.Error(), "password") {
 			t.Errorf("StepRefusal after the recompiled statement's refusal: %v (the engine said %v)", e, err)
 		}
 		return nil
@@ -211,5 +213,48 @@ func TestPolicyLooksOncePerName(t *testing.T) {
 		if sc.looks == 0 || sc.looks > 2 {
 			t.Errorf("%.60q: %d looks at sqlite_schema; want one or two (%v)", sql, sc.looks, err)
 		}
+	}
+}
+
+// TestPolicyRecompiledMaskStays: a statement judged under a policy whose
+// table another connection makes again, with the same columns in another
+// order, reads only what was judged when SQLite compiles it again; but the
+// masked column would then stand at another place in the result than the
+// mask. The run is refused before any column or row is handed on.
+func TestPolicyRecompiledMaskStays(t *testing.T) {
+	w, c := guardedConn(t, `CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT, name TEXT);
+		INSERT INTO u VALUES (1, 'ann@example.com', 'ann')`)
+	p := onePolicy{"u": {{Name: "id"}, {Name: "email", Access: guard.Masked}, {Name: "name"}}}
+	err := c.Raw(func(dc any) error {
+		sc := dc.(*sqliteConn)
+		st, masked, err := sc.prepare("SELECT * FROM u", p, false)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if len(masked) != 1 || masked[0].Position != 1 {
+			t.Fatalf("masked %+v, want the email at 1", masked)
+		}
+		if _, err := w.Exec(`DROP TABLE u; CREATE TABLE u (id INTEGER PRIMARY KEY, name TEXT, email TEXT);
+			INSERT INTO u VALUES (1, 'ann', 'ann@example.com')`); err != nil {
+			return err
+		}
+		var names []string
+		var got []any
+		err = stepSQLite(st, nil, 0, 0, true, func(cols []source.Column) {
+			for _, col := range cols {
+				names = append(names, col.Name)
+			}
+		}, func(row []any) bool { got = append(got, row...); return true })
+		if !errors.Is(err, errRecompiled) || names != nil || got != nil {
+			t.Errorf("the recompiled statement: %v, columns %v, rows %v; want it refused before either", err, names, got)
+		}
+		if e := sc.guard.StepRefusal(true); e == nil {
+			t.Error("no refusal for the recompiled statement")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

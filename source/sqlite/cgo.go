@@ -69,7 +69,6 @@ static int stop_set(void *flag) { return __atomic_load_n((int *)flag, __ATOMIC_A
 // machine steps, once *flag is set.
 static void watch_stop(sqlite3 *db, int *flag) { sqlite3_progress_handler(db, 1000, stop_set, flag); }
 
-
 // cover_scans turns SQLite's full scans of covering indexes on or off for
 // db (SQLITE_TESTCTRL_GETOPT and _OPTIMIZATIONS; SQLITE_CoverIdxScan).
 static void cover_scans(sqlite3 *db, int on) {
@@ -341,6 +340,7 @@ static int bind_blob(sqlite3_stmt *st, int i, const void *p, int n) {
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime/cgo"
@@ -456,11 +456,20 @@ func (f stopFlag) free() {
 	}
 }
 
+// errRecompiled is stepSQLite's error when SQLite compiled a statement
+// that must run as compiled again as it started.
+var errRecompiled = errors.New("the statement was compiled again as it started")
+
 // stepSQLite binds args to st, reports its columns and hands each row to
-// emit until emit returns false or the rows end. Text longer than maxText
+// emit until emit returns false or the rows end. With asCompiled set (a
+// statement judged under a policy, whose masks stand at the places the
+// judged program put the columns), a statement SQLite compiled again as it
+// started, because the schema changed meanwhile, returns errRecompiled
+// before any column or row is handed on: the same reads may come in
+// another order. Text longer than maxText
 // bytes and BLOBs longer than blobHead are read only that far and come as a
 // partial holding their real size; maxText 0 reads every value whole.
-func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, columns func([]source.Column), emit func([]any) bool) error {
+func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, asCompiled bool, columns func([]source.Column), emit func([]any) bool) error {
 	s, err := stmtHandle(st)
 	if err != nil {
 		return err
@@ -508,6 +517,9 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, colum
 	// changing the schema between the compile and the step), and SELECT *
 	// then has the columns of now.
 	rc := C.sqlite3_step(s)
+	if asCompiled && C.sqlite3_stmt_status(s, 5, 0) > 0 { // SQLITE_STMTSTATUS_REPREPARE
+		return errRecompiled
+	}
 	ncol := int(C.sqlite3_column_count(s))
 	if columns != nil && (rc == 100 || rc == 101) {
 		cols := make([]source.Column, ncol)

@@ -199,10 +199,10 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 				}
 			}
 		}
-		err = stepSQLite(ps, st.Args, maxText, blobHead, columns, sink.Row)
+		err = stepSQLite(ps, st.Args, maxText, blobHead, p != nil, columns, sink.Row)
 		if err != nil && p != nil && c.sc.guard != nil {
 			// The engine's error would name what the policy refused.
-			if e := c.sc.guard.StepRefusal(); e != nil {
+			if e := c.sc.guard.StepRefusal(errors.Is(err, errRecompiled)); e != nil {
 				return e
 			}
 		}
