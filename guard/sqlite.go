@@ -367,7 +367,7 @@ func (g *SQLite) judge(ds driver.Stmt, sql string) error {
 	var stmt, tail reflect.Value
 	if v.Kind() == reflect.Struct {
 		f := stmtFieldsOf(v.Type())
-		stmt, tail = f.field(v, f.s), f.field(v, f.t)
+		stmt, tail = fieldAt(v, f.s), fieldAt(v, f.t)
 	}
 	if !ok || !stmt.IsValid() || !tail.IsValid() {
 		// The driver's layout changed; refuse rather than guess.
@@ -429,8 +429,8 @@ func stmtFieldsOf(t reflect.Type) stmtFields {
 	return f
 }
 
-// field is v's field at index, or the zero Value when there is none.
-func (stmtFields) field(v reflect.Value, index []int) reflect.Value {
+// fieldAt is v's field at index, or the zero Value when there is none.
+func fieldAt(v reflect.Value, index []int) reflect.Value {
 	if index == nil {
 		return reflect.Value{}
 	}
