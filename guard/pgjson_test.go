@@ -27,6 +27,33 @@ func sameTree(t *testing.T, sql string) {
 		}
 	case !proto.Equal(got, want):
 		t.Fatalf("%.200q: ParseTree's tree (read from JSON: %v) differs from pg.Parse's:\n got %v\nwant %v", sql, fast, got, want)
+	default:
+		sameChildren(t, sql, got.ProtoReflect())
+	}
+}
+
+// sameChildren fails t when, anywhere under m, the walks' children
+// (read from the generated structs) differ from protobuf's reflection's.
+func sameChildren(t *testing.T, sql string, m protoreflect.Message) {
+	t.Helper()
+	var want, got []protoreflect.Message
+	if n, ok := m.Interface().(*pg.Node); ok {
+		// A Node's child is its member's message (TestNodeInner).
+		if inner := guard.NodeInner(n); inner != nil {
+			want = append(want, inner)
+		}
+	} else {
+		guard.ReflectChildren(m, func(c protoreflect.Message) bool { want = append(want, c); return true })
+	}
+	guard.Children(m, func(c protoreflect.Message) bool { got = append(got, c); return true })
+	if len(got) != len(want) {
+		t.Fatalf("%.200q: %s has %d children, want %d", sql, m.Descriptor().Name(), len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Interface() != want[i].Interface() {
+			t.Fatalf("%.200q: %s's child %d differs", sql, m.Descriptor().Name(), i)
+		}
+		sameChildren(t, sql, got[i])
 	}
 }
 
