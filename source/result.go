@@ -206,10 +206,14 @@ func significantDigits(n string) int {
 
 // CutArray turns an array's elements into cells, keeping those that fit in
 // max bytes and ending with a marker when some did not.
-func CutArray(a []any, max int) []any {
-	out := FitArray(a, max)
-	if len(out) < len(a) {
-		return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), len(a)))
+func CutArray(a []any, max int) []any { return CutArrayOf(a, len(a), max) }
+
+// CutArrayOf is CutArray of an array of n elements of which only the
+// first, head, were read.
+func CutArrayOf(head []any, n, max int) []any {
+	out := FitArray(head, max)
+	if len(out) < n {
+		return append(out, fmt.Sprintf("…[cut: %d of %d elements shown]", len(out), n))
 	}
 	return out
 }

@@ -478,6 +478,9 @@ const (
 	UndefinedTable    = "42P01"
 	UndefinedColumn   = "42703"
 	UndefinedFunction = "42883"
+	// OutOfMemory is a statement that needed more memory than the engine
+	// may use.
+	OutOfMemory = "53200"
 )
 
 func (e *EngineError) Error() string {

@@ -19,3 +19,7 @@ func optionalEngines(s *conf.Source) []source.Engine {
 	}
 	return []source.Engine{e}
 }
+
+// serveDuckDBWorker makes this process the DuckDB engine's worker when it
+// was started as one (duckdb.ServeWorker), and returns otherwise.
+func serveDuckDBWorker() { duckdb.ServeWorker() }

@@ -40,6 +40,7 @@ var version = ""
 var ownProcess bool
 
 func main() {
+	serveDuckDBWorker()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ownProcess = true

@@ -19,6 +19,7 @@ import (
 
 // TestMain lets the test binary stand in for sqlmcp in a subprocess.
 func TestMain(m *testing.M) {
+	serveDuckDBWorker()
 	if os.Getenv("SQLMCP_TEST_BE_MAIN") == "1" {
 		main()
 		return

@@ -17,3 +17,6 @@ func optionalEngines(*conf.Source) []source.Engine { return nil }
 func writeDemoParquet(context.Context, string, string) (int, error) {
 	return 0, errors.New("this sqlmcp is built without DuckDB (-tags noduckdb): build it without the tag to write Parquet")
 }
+
+// serveDuckDBWorker has no worker to serve in a build without DuckDB.
+func serveDuckDBWorker() {}

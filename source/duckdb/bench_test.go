@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	driver "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/duckdb"
@@ -49,18 +48,20 @@ func BenchmarkBigParquet(b *testing.B) {
 		"SELECT count(DISTINCT name), count(*) FROM big",
 		"SELECT list(name) FROM big",
 	}
-	resetPeak(b)
-	base := peakRSS(b)
+	// DuckDB runs in the source's worker process: its peak is measured.
+	pid := duckdb.WorkerPID(src)
+	resetPeak(b, pid)
+	base := procPeak(b, pid)
 	b.ResetTimer()
 	for range b.N {
 		for _, q := range queries {
 			start := time.Now()
 			_, rows, err := run(b.Context(), src, source.Statement{SQL: q, Fetch: 101, Cut: 2048})
-			var de *driver.Error
+			var ee *source.EngineError
 			switch {
 			case err == nil && len(rows) == 0:
 				b.Errorf("%s: no rows", q)
-			case errors.As(err, &de) && de.Type == driver.ErrorTypeOutOfMemory:
+			case errors.As(err, &ee) && ee.Code == source.OutOfMemory:
 				// Refused within the limit: the answer the model gets.
 			case err != nil:
 				b.Errorf("%s: %v", q, err)
@@ -69,7 +70,10 @@ func BenchmarkBigParquet(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	peak := peakRSS(b)
+	if now := duckdb.WorkerPID(src); now != pid {
+		b.Fatalf("the worker was replaced (%d, was %d): its peak is lost", now, pid)
+	}
+	peak := procPeak(b, pid)
 	b.ReportMetric(float64(peak>>20), "peak-MiB")
 	b.ReportMetric(float64((peak-base)>>20), "growth-MiB")
 	// DuckDB's limit covers its buffer pool; its code, the Parquet
@@ -79,16 +83,19 @@ func BenchmarkBigParquet(b *testing.B) {
 	}
 }
 
-// resetPeak resets the process's peak RSS (VmHWM), as Linux allows.
-func resetPeak(b *testing.B) {
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+// resetPeak resets process pid's peak RSS (VmHWM), as Linux allows.
+func resetPeak(b *testing.B, pid int) {
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
 		b.Skipf("cannot reset the peak RSS here: %v", err)
 	}
 }
 
-// peakRSS reads VmHWM, in bytes.
-func peakRSS(b *testing.B) int64 {
-	f, err := os.Open("/proc/self/status")
+// peakRSS reads this process's VmHWM, in bytes.
+func peakRSS(b testing.TB) int64 { return procPeak(b, os.Getpid()) }
+
+// procPeak reads process pid's VmHWM, in bytes.
+func procPeak(b testing.TB, pid int) int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	must(b, err)
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -2,12 +2,8 @@ package duckdb
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 
@@ -16,38 +12,34 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
-// Acquire takes a connection of the instance for one call.
+// Acquire takes the source's worker for one call, starting it when none
+// runs.
 func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
-	c, err := b.sb.db.Conn(ctx)
+	w, err := b.workers.get(ctx)
 	if err != nil {
 		return nil, &source.ConnError{Reason: "DuckDB: " + err.Error(), Err: err}
 	}
-	return &conn{c: c, b: b}, nil
+	return &conn{w: w, b: b}, nil
 }
 
-// conn is one DuckDB connection, held for a call.
+// conn is a call's share of the worker: DuckDB's connection is the
+// worker's, one for each statement, closed after it.
 type conn struct {
-	c *sql.Conn
+	w *worker
 	b *backend
-	// gaveUp marks a call whose statement DuckDB did not stop when asked:
-	// its connection is closed when the statement ends, not at Release.
-	gaveUp bool
 }
 
 // SerializeSQL is DuckDB's json_serialize_sql, for the guard.
 func (c *conn) SerializeSQL(ctx context.Context, sql string) (string, error) {
-	var out string
-	err := c.c.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)", sql).Scan(&out)
-	if err != nil {
-		return "", fmt.Errorf("parsing with DuckDB: %w", err)
-	}
-	return out, nil
+	r, err := c.w.do(ctx, request{Op: opParse, SQL: sql}, nil, nil)
+	return r.Text, err
 }
 
-// Run judges st with the guard, prepares it, checks that DuckDB reads it
-// as a query, and runs it, fetching at most st.Fetch rows: the query is
-// wrapped in a LIMIT, since DuckDB's driver materializes a result whole.
-// The driver interrupts DuckDB when ctx ends.
+// Run judges st with the guard and has the worker check that DuckDB
+// reads it as one query and run it, fetching at most st.Fetch rows: the
+// query is wrapped in a LIMIT, since DuckDB's driver materializes a
+// result whole. The model's statements are sent no more rows than their
+// answer can hold, nor more of a value than it shows.
 func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) error {
 	text := st.SQL
 	gctx, span := source.StartStep(ctx, source.Step{Name: source.StepGuard, Dialect: Engine{}.Dialect(), Own: st.Own})
@@ -59,119 +51,44 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 	if st.Fetch > 0 && !explain(text) {
 		text = limited(text, st.Fetch)
 	}
-	return c.runOrGiveUp(ctx, text, st.Args, sink)
+	req := request{Op: opRun, SQL: text, Args: st.Args, Cut: st.Cut}
+	if !st.Own {
+		req.Budget = c.b.limits.MaxBytes + c.b.limits.MaxCellBytes
+	}
+	return c.run(ctx, req, sink)
 }
 
-// run checks, with DuckDB's parser and binder and none of the guard's
-// judgement, that text is one query, and hands its rows to sink. The
-// check comes first because the driver runs every statement of a text
-// but the last while preparing it.
-func (c *conn) run(ctx context.Context, text string, args []any, sink source.Sink) error {
-	if err := c.oneQuery(ctx, text); err != nil {
-		return err
-	}
-	return c.c.Raw(func(dc any) error {
-		dconn, ok := dc.(*duckdb.Conn)
-		if !ok {
-			return fmt.Errorf("not a DuckDB connection: %T", dc)
-		}
-		ps, err := dconn.PrepareContext(ctx, text)
-		if err != nil {
-			return engineError(err)
-		}
-		defer ps.Close()
-		stmt := ps.(*duckdb.Stmt)
-		typ, err := stmt.StatementType()
-		if err != nil {
-			return err
-		}
-		if typ != duckdb.STATEMENT_TYPE_SELECT && typ != duckdb.STATEMENT_TYPE_EXPLAIN {
-			return errNotQuery
-		}
-		named := make([]driver.NamedValue, len(args))
-		for i, a := range args {
-			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
-		}
-		rows, err := stmt.QueryContext(ctx, named)
-		if err != nil {
-			return engineError(err)
-		}
-		defer rows.Close()
-		names := rows.Columns()
-		cols := make([]source.Column, len(names))
-		typed, _ := rows.(driver.RowsColumnTypeDatabaseTypeName)
-		for i, n := range names {
-			cols[i].Name = n
-			if typed != nil {
-				cols[i].Type = typed.ColumnTypeDatabaseTypeName(i)
+// run has the worker run req and hands its columns and rows to sink.
+func (c *conn) run(ctx context.Context, req request, sink source.Sink) error {
+	var columns func([]wireColumn)
+	if sink.Columns != nil {
+		columns = func(wc []wireColumn) {
+			cols := make([]source.Column, len(wc))
+			for i, col := range wc {
+				cols[i] = source.Column{Name: col.Name, Type: col.Type}
 			}
-		}
-		if sink.Columns != nil {
 			sink.Columns(cols)
 		}
-		dest := make([]driver.Value, len(names))
-		for {
-			if err := rows.Next(dest); err != nil {
-				if errors.Is(err, io.EOF) {
-					return nil
-				}
-				return engineError(err)
-			}
-			// A row of its own each time: the door may keep it.
-			row := make([]any, len(names))
-			for i, v := range dest {
-				row[i] = columnCell(cols[i].Type, v)
-			}
-			if !sink.Row(row) {
-				return nil
+	}
+	_, err := c.w.do(ctx, req, columns, func(rows [][]any) bool {
+		for _, r := range rows {
+			if !sink.Row(r) {
+				return false
 			}
 		}
+		return true
 	})
-}
-
-// oneQuery reports whether DuckDB's parser reads text as exactly one
-// SELECT, or EXPLAIN of one: json_serialize_sql serializes SELECT
-// statements only, and fails on any other.
-func (c *conn) oneQuery(ctx context.Context, text string) error {
-	if explain(text) {
-		text = leading(text)[len("EXPLAIN"):]
-	}
-	out, err := c.SerializeSQL(ctx, text)
-	if err != nil {
-		return err
-	}
-	var res struct {
-		Error      bool              `json:"error"`
-		Statements []json.RawMessage `json:"statements"`
-	}
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		return fmt.Errorf("reading DuckDB's parse tree: %w", err)
-	}
-	if res.Error || len(res.Statements) != 1 {
-		return errNotQuery
-	}
-	return nil
-}
-
-// Cancel does nothing more than the driver does: it interrupts DuckDB
-// when the call's context ends.
-func (c *conn) Cancel() {}
-
-// Release closes the connection, so nothing of the call (a temporary
-// object, a variable) outlives it: a DuckDB connection costs microseconds
-// to make.
-func (c *conn) Release(err error) error {
-	if !c.gaveUp { // else closed when the statement ends (runOrGiveUp)
-		c.close()
-	}
 	return err
 }
 
-// close closes c's connection for good.
-func (c *conn) close() {
-	c.c.Raw(func(any) error { return driver.ErrBadConn })
-	c.c.Close()
-}
+// Cancel does nothing more than the call does itself: it asks the worker
+// to stop the statement when the call's context ends, and stops the
+// worker when that does not.
+func (c *conn) Cancel() {}
+
+// Release has nothing to reset: the worker closed the statement's
+// connection.
+func (c *conn) Release(err error) error { return err }
 
 // explain reports whether text starts with EXPLAIN, after blanks and
 // comments.
@@ -220,6 +137,12 @@ func engineError(err error) error {
 		msg = msg[:i]
 	}
 	e := &source.EngineError{Message: strings.TrimSpace(msg), Err: err}
+	if de.Type == duckdb.ErrorTypeOutOfMemory || strings.Contains(msg, "Allocation failure") {
+		// The first line: the rest suggests settings the model cannot
+		// change.
+		e.Message = "the query needs more memory than DuckDB may use here (" + firstLine(e.Message) + "): make it cheaper: filter with WHERE, aggregate, add LIMIT, or build smaller values"
+		e.Code = source.OutOfMemory
+	}
 	if de.Type == duckdb.ErrorTypeParser {
 		e.Code = source.SyntaxError
 	}

@@ -18,13 +18,12 @@ package duckdb
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
@@ -127,18 +126,26 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 	if maxConns <= 0 {
 		maxConns = 8
 	}
-	sb, err := openSandbox(ctx, path, views, e.limits(), maxConns)
+	lim := e.limits()
+	bound, err := dataBound(lim.memory)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := prepareSandbox(ctx, path, views)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	b := &backend{sb: sb, limits: cfg.Limits, views: views, left: source.NewLeft(0, nil)}
+	b := &backend{sb: sb, limits: cfg.Limits, workers: &workers{open: opening{
+		DB: sb.db, Files: sb.files, Spill: sb.dir, Memory: lim.memory, Temp: lim.temp,
+		Threads: lim.threads, Conns: maxConns, DataLimit: bound, Raw: allowRaw,
+	}}}
 	err = b.init(ctx)
 	if err == nil {
 		// The door's first read proves the views answer through the walls.
 		_, err = source.Door(b, cfg.Limits).Catalog(ctx, "SELECT count(*) FROM duckdb_views()")
 	}
 	if err != nil {
-		sb.Close()
+		b.Close()
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	database, infoPath := viewName(path), ""
@@ -153,7 +160,7 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 		Guard: append([]string{
 			"duckdb parser (json_serialize_sql): one SELECT, built-in side-effect-free functions, no file readers",
 			"engine: prepared statement must be a SELECT or EXPLAIN",
-		}, sb.settings...),
+		}, b.settings...),
 	}
 	return b, nil
 }
@@ -172,63 +179,72 @@ func (e Engine) limits() limits {
 	return l
 }
 
-// backend is one locked DuckDB instance.
+// backend is one DuckDB source: the locked instance runs in a worker
+// process, the guard here.
 type backend struct {
-	sb     *sandbox
-	limits sqlmcp.Limits
-	views  []served
-	info   source.Info
-	guard  *guard.DuckDB
-	left   *source.Left // statements given up on that DuckDB still runs, by gaveUp's count
-	gaveUp atomic.Uint64
+	sb      *sandbox
+	workers *workers
+	// settings are the locked instance's, as its first worker read them
+	// back: Guard lines for the start log and sqlmcp check.
+	settings []string
+	limits   sqlmcp.Limits
+	info     source.Info
+	guard    *guard.DuckDB
 }
 
-// init reads the catalog's functions and relations for the guard.
+// init starts the worker and reads the catalog's functions and relations
+// for the guard.
 func (b *backend) init(ctx context.Context) error {
-	fns, err := b.sb.db.QueryContext(ctx, guard.DuckDBFunctionsSQL)
-	if err != nil {
-		return fmt.Errorf("listing DuckDB's functions: %w", err)
-	}
-	var opts guard.DuckDBOptions
-	for fns.Next() {
-		var f guard.DuckDBFunction
-		if err := fns.Scan(&f.Name, &f.Type, &f.SideEffects, &f.Internal, &f.Definition); err != nil {
-			fns.Close()
-			return err
-		}
-		opts.Functions = append(opts.Functions, f)
-	}
-	if err := fns.Close(); err != nil {
-		return err
-	}
-	opts.Relations, err = names(ctx, b.sb.db, "SELECT table_name FROM duckdb_tables() WHERE NOT internal UNION SELECT view_name FROM duckdb_views() WHERE NOT internal")
-	if err != nil {
-		return fmt.Errorf("listing tables: %w", err)
-	}
-	if opts.Schemas, err = names(ctx, b.sb.db, guard.DuckDBSchemasSQL); err != nil {
-		return fmt.Errorf("listing schemas: %w", err)
-	}
-	b.guard = guard.NewDuckDB(&opts)
-	// The built-in macros are judged by their bodies, parsed on a
-	// connection of the instance.
 	c, err := b.Acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.Release(nil)
-	return b.guard.JudgeMacros(ctx, c.(*conn))
+	cn := c.(*conn)
+	b.settings = cn.w.settings
+	fns, err := cn.all(ctx, guard.DuckDBFunctionsSQL)
+	if err != nil {
+		return fmt.Errorf("listing DuckDB's functions: %w", err)
+	}
+	var opts guard.DuckDBOptions
+	for _, r := range fns {
+		f := guard.DuckDBFunction{Name: str(r[0]), Type: str(r[1]), Definition: str(r[4])}
+		f.SideEffects, _ = r[2].(bool)
+		f.Internal, _ = r[3].(bool)
+		opts.Functions = append(opts.Functions, f)
+	}
+	opts.Relations, err = cn.names(ctx, "SELECT table_name FROM duckdb_tables() WHERE NOT internal UNION SELECT view_name FROM duckdb_views() WHERE NOT internal")
+	if err != nil {
+		return fmt.Errorf("listing tables: %w", err)
+	}
+	if opts.Schemas, err = cn.names(ctx, guard.DuckDBSchemasSQL); err != nil {
+		return fmt.Errorf("listing schemas: %w", err)
+	}
+	b.guard = guard.NewDuckDB(&opts)
+	// The built-in macros are judged by their bodies, parsed by the
+	// instance.
+	return b.guard.JudgeMacros(ctx, cn)
 }
 
 func (b *backend) Info() source.Info { return b.info }
 
-func (b *backend) Close() error { return b.sb.Close() }
+// Close stops the worker and removes the private directory.
+func (b *backend) Close() error {
+	b.workers.close()
+	return b.sb.Close()
+}
 
 // Quote double-quotes an identifier.
 func (b *backend) Quote(name string) string { return quote(name) }
 
-// Ready runs SELECT 1 on a connection of the instance.
+// Ready pings the instance, starting a worker when none runs.
 func (b *backend) Ready(ctx context.Context) error {
-	return b.sb.db.PingContext(ctx)
+	w, err := b.workers.get(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = w.do(ctx, request{Op: opPing}, nil, nil)
+	return err
 }
 
 // Warnings names the files left out because DuckDB could not read them.
@@ -249,20 +265,61 @@ var _ source.Backend = (*backend)(nil)
 // errNotQuery is the engine's own refusal, after the guard.
 var errNotQuery = &guard.Error{Reason: "only a query can run here", Hint: "Send one SELECT statement"}
 
-// names reads the one text column of query's rows.
-func names(ctx context.Context, db *sql.DB, query string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, query)
+// all runs one of sqlmcp's own statements, unguarded, and returns its
+// rows whole.
+func (c *conn) all(ctx context.Context, text string) ([][]any, error) {
+	var rows [][]any
+	err := c.run(ctx, request{Op: opRun, SQL: text}, source.Sink{Row: func(r []any) bool {
+		rows = append(rows, r)
+		return true
+	}})
+	return rows, err
+}
+
+// names reads the one text column of text's rows.
+func (c *conn) names(ctx context.Context, text string) ([]string, error) {
+	rows, err := c.all(ctx, text)
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = str(r[0])
+	}
+	return out, err
+}
+
+// allowRaw lets the worker run unchecked statements (opRaw): set by this
+// package's tests alone.
+var allowRaw = false
+
+// dataBound is the worker's data memory bound for DuckDB's memory_limit
+// m ("1GB", "512MiB"): the limit, which DuckDB's buffers keep to, and a
+// GiB more for what it allocates outside them (a value a function
+// builds, the program's own) and the program's own memory.
+func dataBound(m string) (int64, error) {
+	n, err := parseSize(m)
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("DuckDB memory_limit %q: %w", m, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, err
-		}
-		out = append(out, name)
+	return n + 1<<30, nil
+}
+
+// parseSize reads a size as DuckDB writes one: a number and a unit, KB,
+// MB, GB or TB in powers of 1000 and KiB, MiB, GiB or TiB in powers of
+// 1024, or bytes.
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i < 0 {
+		i = len(t)
 	}
-	return out, rows.Err()
+	num, err := strconv.ParseFloat(t[:i], 64)
+	if err != nil || num < 0 {
+		return 0, errors.New("give a size such as 1GB or 512MiB")
+	}
+	units := map[string]float64{"": 1, "b": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12}
+	u, ok := units[strings.ToLower(strings.TrimSpace(t[i:]))]
+	if !ok {
+		return 0, errors.New("give a size such as 1GB or 512MiB")
+	}
+	return int64(num * u), nil
 }

@@ -182,7 +182,7 @@ func TestDuckDBFile(t *testing.T) {
 		if _, err := duckdb.RunUnguarded(t.Context(), b, sql); err == nil {
 			t.Errorf("%s ran with the guard off", sql)
 		}
-		if _, err := duckdb.Sandbox(b).ExecContext(t.Context(), sql); err == nil {
+		if _, err := duckdb.RawQuery(t.Context(), b, sql); err == nil {
 			t.Errorf("%s ran on the read-only instance", sql)
 		}
 	}
@@ -354,10 +354,10 @@ func TestViews(t *testing.T) {
 	}
 	// A file the glob matches now, written after the source opened, is
 	// not one DuckDB may open.
-	if rows, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT * FROM read_csv('"+filepath.Join(dir, "export_*.csv")+"')"); err == nil {
+	if rows, err := duckdb.RawQuery(t.Context(), b, "SELECT * FROM read_csv('"+filepath.Join(dir, "export_*.csv")+"')"); err == nil {
 		t.Errorf("the sandbox let the glob be read again, with the later file: %v", rows)
 	}
-	if _, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT * FROM read_csv('"+filepath.Join(dir, "export_3.csv")+"')"); err == nil {
+	if _, err := duckdb.RawQuery(t.Context(), b, "SELECT * FROM read_csv('"+filepath.Join(dir, "export_3.csv")+"')"); err == nil {
 		t.Error("the sandbox let a file written after the source opened be read")
 	}
 }
@@ -375,7 +375,7 @@ func TestBudgets(t *testing.T) {
 			t.Errorf("the sandbox line lacks %q: %s", want, sandbox)
 		}
 	}
-	rows, err := rawQuery(t.Context(), duckdb.Sandbox(b), "SELECT current_setting('threads'), current_setting('memory_limit')")
+	rows, err := duckdb.RawQuery(t.Context(), b, "SELECT current_setting('threads'), current_setting('memory_limit')")
 	must(t, err)
 	if diff := cmp.Diff([][]any{{int64(1), "488.2 MiB"}}, rows); diff != "" {
 		t.Errorf("settings in force (-want +got):\n%s", diff)

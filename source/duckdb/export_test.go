@@ -2,27 +2,49 @@ package duckdb
 
 import (
 	"context"
-	"database/sql"
+	"time"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
-// Sandbox is b's DuckDB instance with the guard and the engine's
-// statement check both off: database/sql runs every statement of a text
-// on it, so tests can prove what DuckDB's settings hold alone.
-func Sandbox(b source.Backend) *sql.DB { return b.(*backend).sb.db }
+func init() { allowRaw = true }
+
+// RawQuery runs every statement of text on b's locked instance, as
+// database/sql does, with the guard and the engine's statement check both
+// off, so tests can prove what DuckDB's settings hold alone; it returns
+// the rows of the last.
+func RawQuery(ctx context.Context, b source.Backend, text string) ([][]any, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return runOn(ctx, b, request{Op: opRaw, SQL: text})
+}
 
 // RunUnguarded runs text through the engine's own check (one query, by
 // DuckDB's parser and binder) and the sandbox, the guard off.
 func RunUnguarded(ctx context.Context, b source.Backend, text string) ([][]any, error) {
+	return runOn(ctx, b, request{Op: opRun, SQL: text})
+}
+
+func runOn(ctx context.Context, b source.Backend, req request) ([][]any, error) {
 	c, err := b.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var rows [][]any
-	err = c.(*conn).run(ctx, text, nil, source.Sink{Row: func(r []any) bool {
-		rows = append(rows, append([]any(nil), r...))
+	err = c.(*conn).run(ctx, req, source.Sink{Row: func(r []any) bool {
+		rows = append(rows, r)
 		return true
 	}})
 	return rows, c.Release(err)
+}
+
+// WorkerPID is the process id of b's running worker, or 0 when none runs.
+func WorkerPID(b source.Backend) int {
+	ws := b.(*backend).workers
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.cur == nil || ws.cur.stopped() {
+		return 0
+	}
+	return ws.cur.cmd.Process.Pid
 }

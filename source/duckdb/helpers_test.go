@@ -169,3 +169,9 @@ func toString(v any) string {
 	}
 	return strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(fmt.Sprint(v), "\n", " "), "\t", " "))
 }
+
+// TestMain lets the test binary stand in for sqlmcp as DuckDB's worker.
+func TestMain(m *testing.M) {
+	duckdb.ServeWorker()
+	os.Exit(m.Run())
+}

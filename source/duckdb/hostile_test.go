@@ -1,14 +1,11 @@
 package duckdb_test
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/source"
@@ -166,7 +163,7 @@ func TestHostileGuardOff(t *testing.T) {
 			if h.writesServed {
 				return
 			}
-			rows, err = rawQuery(t.Context(), duckdb.Sandbox(b), sql)
+			rows, err = duckdb.RawQuery(t.Context(), b, sql)
 			if err == nil && !h.contained {
 				t.Errorf("the sandbox let it through: rows = %.200v", rows)
 			}
@@ -176,35 +173,6 @@ func TestHostileGuardOff(t *testing.T) {
 		})
 	}
 	assertUnchanged(t, dir, before, filepath.Dir(outside), secretBefore, out)
-}
-
-// rawQuery runs every statement of sql on db, as database/sql does, and
-// reads the rows of the last.
-func rawQuery(ctx context.Context, db *sql.DB, sql string) ([][]any, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	rows, err := db.QueryContext(ctx, sql)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var out [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return out, err
-		}
-		out = append(out, vals)
-	}
-	return out, rows.Err()
 }
 
 // assertUnchanged checks that the served files and the outside one are

@@ -17,30 +17,28 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
-// sandbox is one DuckDB instance, locked: the views over the served files
-// are made first, then the files are the only ones DuckDB may open, and no
-// setting can change again.
+// sandbox is a source's private directory, which holds the catalog of
+// views over the served files and the worker's spill folders, and what
+// the worker opens in it: the database, and the only files it may read.
 type sandbox struct {
-	db  *sql.DB
-	dir string // the private directory: the views' catalog, spill files
+	dir string
 	// release gives up the private directory's lock (holdPrivate).
 	release func()
+	// db is the database the worker opens read-only: the served DuckDB
+	// file, or the views' catalog.
+	db string
+	// files are the served data files, the only ones DuckDB may open
+	// beside db.
+	files []string
 	// estimates are row counts known without a scan (Parquet metadata),
 	// by view name.
 	estimates map[string]int64
 	warnings  []source.Warning
-	// settings are the sandbox's settings as DuckDB reads them once
-	// locked, then the served files: Guard lines for the start log and
-	// sqlmcp check.
-	settings []string
 }
 
-// Close closes the instance and removes the private directory.
+// Close removes the private directory.
 func (s *sandbox) Close() error {
-	err := s.db.Close()
-	if s.dir != "" {
-		err = errors.Join(err, os.RemoveAll(s.dir))
-	}
+	err := os.RemoveAll(s.dir)
 	if s.release != nil {
 		s.release()
 	}
@@ -60,40 +58,44 @@ type limits struct {
 	threads      int
 }
 
-// openSandbox opens the DuckDB file at dbPath read-only, or, when views is
-// not empty, builds a catalog of views over them in a private directory
-// and opens that read-only; then it locks the instance down.
-func openSandbox(ctx context.Context, dbPath string, views []served, lim limits, maxConns int) (_ *sandbox, err error) {
+// prepareSandbox makes the private directory for the DuckDB file at
+// dbPath or, when views is not empty, builds a catalog of views over them
+// in it.
+func prepareSandbox(ctx context.Context, dbPath string, views []served) (_ *sandbox, err error) {
 	sweepOnce.Do(func() { sweepPrivate() })
 	dir, err := os.MkdirTemp("", privatePrefix)
 	if err != nil {
 		return nil, fmt.Errorf("making a private directory for DuckDB: %w", err)
 	}
-	s := &sandbox{dir: dir, estimates: map[string]int64{}}
+	s := &sandbox{dir: dir, db: dbPath, estimates: map[string]int64{}}
 	defer func() {
 		if err != nil {
-			os.RemoveAll(dir)
-			if s.release != nil {
-				s.release()
-			}
+			s.Close()
 		}
 	}()
 	if s.release, err = holdPrivate(dir); err != nil {
 		return nil, fmt.Errorf("locking DuckDB's private directory: %w", err)
 	}
 	if len(views) > 0 {
-		dbPath = filepath.Join(dir, catalogName(views)+".duckdb")
-		if views, err = s.build(ctx, dbPath, views); err != nil {
+		s.db = filepath.Join(dir, catalogName(views)+".duckdb")
+		if views, err = s.build(ctx, s.db, views); err != nil {
 			return nil, err
 		}
 	}
-	spill := filepath.Join(dir, "spill")
+	s.files = readable(views)
+	return s, nil
+}
+
+// openInstance opens o's database read-only, in the worker, and locks the
+// instance down; it returns the instance and its settings as DuckDB reads
+// them back.
+func openInstance(ctx context.Context, o opening) (*sql.DB, []string, error) {
 	config := [][2]string{
 		{"access_mode", "READ_ONLY"},
-		{"threads", strconv.Itoa(lim.threads)},
-		{"memory_limit", lim.memory},
-		{"temp_directory", spill},
-		{"max_temp_directory_size", lim.temp},
+		{"threads", strconv.Itoa(o.Threads)},
+		{"memory_limit", o.Memory},
+		{"temp_directory", o.Spill},
+		{"max_temp_directory_size", o.Temp},
 		{"autoload_known_extensions", "false"},
 		{"autoinstall_known_extensions", "false"},
 		{"allow_community_extensions", "false"},
@@ -104,30 +106,31 @@ func openSandbox(ctx context.Context, dbPath string, views []served, lim limits,
 	for _, kv := range config {
 		q.Set(kv[0], kv[1])
 	}
-	connector, err := duckdb.NewConnector(dbPath+"?"+q.Encode(), nil)
+	connector, err := duckdb.NewConnector(o.DB+"?"+q.Encode(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", dbPath, err)
+		return nil, nil, fmt.Errorf("opening %s: %w", o.DB, err)
 	}
-	s.db = sql.OpenDB(connector)
-	s.db.SetMaxOpenConns(maxConns)
-	s.db.SetMaxIdleConns(maxConns)
-	if err := s.lock(ctx, views); err != nil {
-		s.db.Close()
-		return nil, err
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(o.Conns)
+	db.SetMaxIdleConns(o.Conns)
+	if err := lock(ctx, db, o.Files); err != nil {
+		db.Close()
+		return nil, nil, err
 	}
-	if err := s.report(ctx, dbPath, lim, views); err != nil {
-		s.db.Close()
-		return nil, err
+	settings, err := report(ctx, db, o)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
 	}
-	return s, nil
+	return db, settings, nil
 }
 
-// lock makes the served files the only ones DuckDB may read, turns
-// external access off and locks the configuration. Every setting is
-// global to the instance, so one connection sets them for all.
-func (s *sandbox) lock(ctx context.Context, views []served) error {
+// lock makes files the only ones DuckDB may read, turns external access
+// off and locks the configuration. Every setting is global to the
+// instance, so one connection sets them for all.
+func lock(ctx context.Context, db *sql.DB, files []string) error {
 	var paths []string
-	for _, f := range readable(views) {
+	for _, f := range files {
 		paths = append(paths, quoteString(f))
 	}
 	// Files only, never a directory: DuckDB lets a statement write where
@@ -137,7 +140,7 @@ func (s *sandbox) lock(ctx context.Context, views []served) error {
 		"SET enable_external_access = false",
 		"SET lock_configuration = true",
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("connecting to DuckDB: %w", err)
 	}
@@ -157,40 +160,41 @@ var reported = []string{"enable_external_access", "lock_configuration", "access_
 
 // report reads the sandbox's settings back from the locked instance, so
 // that what sqlmcp check shows is what DuckDB enforces, and says which
-// files it serves and whether sqlmcp's user could write them.
-func (s *sandbox) report(ctx context.Context, dbPath string, lim limits, views []served) error {
-	rows, err := s.db.QueryContext(ctx, "SELECT name, value FROM duckdb_settings() WHERE list_contains(?, name)", reported)
+// files it serves, whether sqlmcp's user could write them, and the
+// worker's own bounds.
+func report(ctx context.Context, db *sql.DB, o opening) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name, value FROM duckdb_settings() WHERE list_contains(?, name)", reported)
 	if err != nil {
-		return fmt.Errorf("reading DuckDB's settings back: %w", err)
+		return nil, fmt.Errorf("reading DuckDB's settings back: %w", err)
 	}
 	defer rows.Close()
 	got := map[string]string{}
 	for rows.Next() {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {
-			return err
+			return nil, err
 		}
 		got[k] = v
 	}
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	asked := map[string]string{"memory_limit": lim.memory, "max_temp_directory_size": lim.temp}
+	asked := map[string]string{"memory_limit": o.Memory, "max_temp_directory_size": o.Temp}
 	var parts []string
 	for _, k := range reported {
 		v, ok := got[k]
 		if !ok {
-			return fmt.Errorf("reading DuckDB's settings back: %s is missing", k)
+			return nil, fmt.Errorf("reading DuckDB's settings back: %s is missing", k)
 		}
 		if a := asked[k]; a != "" && a != v {
 			v += " (" + a + ")"
 		}
 		parts = append(parts, k+"="+v)
 	}
-	files := readable(views)
+	files := o.Files
 	line := fmt.Sprintf("files: %d served, the only paths DuckDB may open beside sqlmcp's own catalog and spill folder", len(files))
 	if len(files) == 0 {
-		files = []string{dbPath}
+		files = []string{o.DB}
 		line = "files: the database file alone, opened read-only"
 	}
 	switch n := writable(files); {
@@ -201,8 +205,11 @@ func (s *sandbox) report(ctx context.Context, dbPath string, lim limits, views [
 	default:
 		line += "; none writable by sqlmcp's user"
 	}
-	s.settings = []string{"sandbox: " + strings.Join(parts, ", "), line}
-	return nil
+	process := "process: DuckDB runs in a worker process of its own, stopped when a statement outlives its time limit"
+	if o.DataLimit > 0 {
+		process += fmt.Sprintf(", its data memory bounded at %d MiB (RLIMIT_DATA)", o.DataLimit>>20)
+	}
+	return []string{"sandbox: " + strings.Join(parts, ", "), process, line}, nil
 }
 
 // writableNote says what a writable served file means.

@@ -1,0 +1,349 @@
+package duckdb
+
+import (
+	"bufio"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// duckGiveUp is how long after a call's context ends (its timeout, or the
+// caller gone), or its rows are no longer wanted, sqlmcp waits for DuckDB
+// to stop the statement before it stops the worker. DuckDB's interrupt is
+// checked between chunks of work, so a single long function call
+// (levenshtein of two long texts, a big value built in one call) runs on
+// past it.
+const duckGiveUp = 2 * time.Second
+
+// workers keeps one worker process running for a source, starting it
+// again, on the next call, when it stopped.
+type workers struct {
+	open opening // Spill is a folder per worker under it
+
+	mu     sync.Mutex
+	cur    *worker
+	n      int // workers started
+	closed bool
+}
+
+// get returns the running worker, starting one when none runs.
+func (ws *workers) get(ctx context.Context) (*worker, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.closed {
+		return nil, errors.New("the DuckDB source is closed")
+	}
+	if ws.cur != nil && !ws.cur.stopped() && !ws.cur.retiring.Load() {
+		return ws.cur, nil
+	}
+	if ws.cur != nil {
+		ws.cur.stopWhenIdle()
+	}
+	ws.n++
+	o := ws.open
+	o.Spill = filepath.Join(ws.open.Spill, fmt.Sprintf("spill-%d", ws.n))
+	w, err := startWorker(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	ws.cur = w
+	return w, nil
+}
+
+// close stops the running worker and starts no other.
+func (ws *workers) close() {
+	ws.mu.Lock()
+	w := ws.cur
+	ws.closed, ws.cur = true, nil
+	ws.mu.Unlock()
+	if w != nil {
+		w.stop("the source closed")
+	}
+}
+
+// worker is one worker process, from sqlmcp's side: calls share its
+// pipes, each by the ids of its requests.
+type worker struct {
+	cmd      *exec.Cmd
+	spill    string
+	settings []string
+	bound    int64
+	stderr   *tail
+
+	wmu sync.Mutex
+	enc *gob.Encoder
+	out *bufio.Writer
+
+	mu    sync.Mutex
+	calls map[uint64]*call
+	next  uint64
+
+	// retiring marks a worker to be replaced: no call is given it, and
+	// it is stopped once its calls are done.
+	retiring atomic.Bool
+	// stoppedFor says why sqlmcp stopped the worker, when it did.
+	stoppedFor atomic.Pointer[string]
+	dead       chan struct{} // closed once the process ended
+	why        error         // why it ended, set before dead closes
+}
+
+// call is one request's share of the replies.
+type call struct {
+	replies chan reply
+	gone    chan struct{} // closed when the call stops reading
+}
+
+// startWorker starts a worker and opens o in it.
+func startWorker(ctx context.Context, o opening) (*worker, error) {
+	registerCells()
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding sqlmcp's own program for DuckDB's worker: %w", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Args = []string{"sqlmcp-duckdb-worker"}
+	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	w := &worker{cmd: cmd, spill: o.Spill, bound: o.DataLimit, stderr: &tail{}, calls: map[uint64]*call{}, dead: make(chan struct{})}
+	cmd.Stderr = w.stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting DuckDB's worker: %w", err)
+	}
+	w.out = bufio.NewWriterSize(in, 64<<10)
+	w.enc = gob.NewEncoder(w.out)
+	go w.read(out)
+	r, err := w.do(ctx, request{Op: opOpen, Open: &o}, nil, nil)
+	w.settings = r.Settings
+	if err != nil {
+		w.stop("it could not open the database")
+		var ce *source.ConnError
+		if errors.As(err, &ce) {
+			return nil, fmt.Errorf("DuckDB's worker (%s) ended before it answered (a program that serves DuckDB must call duckdb.ServeWorker first in main): %w", exe, err)
+		}
+		return nil, err
+	}
+	return w, nil
+}
+
+// read hands each reply to its call until the pipe ends, then waits for
+// the process and fails the calls left.
+func (w *worker) read(out io.Reader) {
+	dec := gob.NewDecoder(bufio.NewReaderSize(out, 64<<10))
+	for {
+		var r reply
+		if err := dec.Decode(&r); err != nil {
+			break
+		}
+		w.mu.Lock()
+		c := w.calls[r.ID]
+		w.mu.Unlock()
+		if c == nil {
+			continue // a call that stopped reading
+		}
+		select {
+		case c.replies <- r:
+		case <-c.gone:
+		}
+	}
+	w.cmd.Process.Kill()
+	err := w.cmd.Wait()
+	w.why = w.reason(err)
+	os.RemoveAll(w.spill)
+	close(w.dead)
+}
+
+// reason says why the worker ended, from what stopped it and its exit.
+func (w *worker) reason(exit error) error {
+	if why := w.stoppedFor.Load(); why != nil {
+		return fmt.Errorf("DuckDB's worker process was stopped: %s", *why)
+	}
+	last := w.stderr.String()
+	if w.bound > 0 && (strings.Contains(last, "out of memory") || strings.Contains(last, "bad_alloc") || strings.Contains(last, "cannot allocate memory")) {
+		return fmt.Errorf("DuckDB's worker process ran out of its memory bound (%d MiB) and ended", w.bound>>20)
+	}
+	if exit == nil {
+		return errors.New("DuckDB's worker process ended")
+	}
+	return fmt.Errorf("DuckDB's worker process ended: %v", exit)
+}
+
+// stopped reports whether the process ended, or is being stopped.
+func (w *worker) stopped() bool {
+	if w.stoppedFor.Load() != nil {
+		return true
+	}
+	select {
+	case <-w.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop kills the process, for the reason why, and waits for it to end.
+func (w *worker) stop(why string) {
+	w.stoppedFor.CompareAndSwap(nil, &why)
+	w.cmd.Process.Kill()
+	<-w.dead
+}
+
+// stopWhenIdle marks the worker to be replaced, and stops it now if no
+// call uses it (else the last call to end does).
+func (w *worker) stopWhenIdle() {
+	w.retiring.Store(true)
+	w.mu.Lock()
+	idle := len(w.calls) == 0
+	w.mu.Unlock()
+	if idle {
+		go w.stop("it was replaced, to hand its memory back")
+	}
+}
+
+// send writes one request whole.
+func (w *worker) send(r request) error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	if err := w.enc.Encode(&r); err != nil {
+		return err
+	}
+	return w.out.Flush()
+}
+
+// lost is the error of a call whose worker ended under it: a connection
+// error, which sent no row when rows is false.
+func (w *worker) lost() error {
+	<-w.dead
+	return &source.ConnError{Reason: w.why.Error(), Err: w.why}
+}
+
+// do sends req and hands the replies before the last to each (the
+// columns to columns, when not nil) until each returns false, and returns
+// the last. When ctx ends, or each wants no more rows, the worker is
+// asked to stop the statement, and the process is stopped if the
+// statement runs on duckGiveUp later: what DuckDB does not stop when
+// asked cannot outlive its time by more.
+func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn), each func([][]any) bool) (reply, error) {
+	c := &call{replies: make(chan reply, 4), gone: make(chan struct{})}
+	w.mu.Lock()
+	w.next++
+	req.ID = w.next
+	w.calls[req.ID] = c
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.calls, req.ID)
+		idle := len(w.calls) == 0
+		w.mu.Unlock()
+		close(c.gone)
+		if idle && w.retiring.Load() {
+			go w.stop("it was replaced, to hand its memory back")
+		}
+	}()
+	if dl, ok := ctx.Deadline(); ok {
+		req.Deadline = dl
+	}
+	if err := w.send(req); err != nil {
+		return reply{}, w.lost()
+	}
+	var giveUp <-chan time.Time
+	stop := func() {
+		if giveUp == nil {
+			w.send(request{Op: opCancel, Target: req.ID})
+			giveUp = time.After(duckGiveUp)
+		}
+	}
+	wanted := true
+	done := ctx.Done()
+	for {
+		select {
+		case r := <-c.replies:
+			if r.Retire {
+				w.retiring.Store(true)
+			}
+			switch {
+			case r.Done && r.Err == nil:
+				return r, nil
+			case r.Done && r.Err.Kind == errStopped && !wanted && ctx.Err() == nil:
+				return r, nil
+			case r.Done:
+				return r, r.Err.err(ctx)
+			case !wanted:
+			case r.Columns != nil:
+				if columns != nil {
+					columns(r.Columns)
+				}
+			case each != nil && !each(r.Rows):
+				wanted = false
+				stop()
+			}
+		case <-done:
+			done = nil
+			stop()
+		case <-giveUp:
+			w.stop("a statement ran on " + duckGiveUp.String() + " after it was asked to stop")
+			return reply{}, ctx.Err()
+		case <-w.dead:
+			return reply{}, w.lost()
+		}
+	}
+}
+
+// err is the error the worker's error stands for, for a call under ctx.
+func (e *wireError) err(ctx context.Context) error {
+	switch e.Kind {
+	case errEngine:
+		return &source.EngineError{Message: e.Message, Code: e.Code, Name: e.Name, Err: errors.New(e.Message)}
+	case errNotOneQuery:
+		return errNotQuery
+	case errStopped:
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		// The worker's deadline is the call's; it can pass there first.
+		return context.DeadlineExceeded
+	}
+	return errors.New(e.Message)
+}
+
+// tail keeps the last bytes a worker wrote to its standard error: what a
+// crash says, never logged as it is (it can quote values).
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 4 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.ToLower(string(t.buf))
+}

@@ -1,0 +1,439 @@
+package duckdb
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/sqlmcp/sqlmcp/source"
+)
+
+// workerEnv marks a process started as the DuckDB worker.
+const workerEnv = "SQLMCP_DUCKDB_WORKER"
+
+// ServeWorker makes this process sqlmcp's DuckDB worker, when it was
+// started as one, and exits once its parent is gone; otherwise it returns
+// at once. The engine starts the worker as a second copy of the running
+// program (os.Executable), so a program that opens DuckDB sources calls
+// ServeWorker first thing in main, and so does the TestMain of a test
+// binary that opens them.
+func ServeWorker() {
+	if os.Getenv(workerEnv) != "1" {
+		return
+	}
+	if err := serveWorker(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "sqlmcp DuckDB worker:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// workerSide is the worker's end of the pipes: the locked instance and
+// the requests it runs.
+type workerSide struct {
+	db    *sql.DB
+	raw   bool
+	bound int64 // the data memory bound, or zero
+
+	wmu sync.Mutex
+	enc *gob.Encoder
+	out *bufio.Writer
+
+	mu      sync.Mutex
+	running map[uint64]context.CancelFunc
+}
+
+// serveWorker reads requests from in until it ends (the parent is gone)
+// and writes the replies to out. Each request but the opening and a
+// cancel runs on a goroutine of its own.
+func serveWorker(in io.Reader, out io.Writer) error {
+	registerCells()
+	bw := bufio.NewWriterSize(out, 64<<10)
+	w := &workerSide{enc: gob.NewEncoder(bw), out: bw, running: map[uint64]context.CancelFunc{}}
+	dec := gob.NewDecoder(bufio.NewReaderSize(in, 64<<10))
+	for {
+		var req request
+		if err := dec.Decode(&req); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("reading a request: %w", err)
+		}
+		switch {
+		case req.Op == opOpen:
+			w.open(req)
+		case req.Op == opCancel:
+			w.mu.Lock()
+			if cancel := w.running[req.Target]; cancel != nil {
+				cancel()
+			}
+			w.mu.Unlock()
+		case w.db == nil:
+			w.send(reply{ID: req.ID, Done: true, Err: &wireError{Message: "the DuckDB worker has not opened a database"}})
+		default:
+			ctx, cancel := context.WithCancel(context.Background())
+			if !req.Deadline.IsZero() {
+				ctx, cancel = context.WithDeadline(context.Background(), req.Deadline)
+			}
+			w.mu.Lock()
+			w.running[req.ID] = cancel
+			w.mu.Unlock()
+			go func() {
+				defer func() {
+					w.mu.Lock()
+					delete(w.running, req.ID)
+					w.mu.Unlock()
+					cancel()
+				}()
+				w.serve(ctx, req)
+			}()
+		}
+	}
+}
+
+// send writes one reply whole.
+func (w *workerSide) send(r reply) {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	// A write fails only when the parent is gone, and the read loop then
+	// ends the process.
+	if w.enc.Encode(&r) == nil {
+		w.out.Flush()
+	}
+}
+
+// open bounds the process's memory and opens the locked instance.
+func (w *workerSide) open(req request) {
+	o := req.Open
+	if o == nil || w.db != nil {
+		w.send(reply{ID: req.ID, Done: true, Err: &wireError{Message: "the DuckDB worker opens one database, once"}})
+		return
+	}
+	var settings []string
+	err := limitData(o.DataLimit)
+	if err == nil {
+		w.db, settings, err = openInstance(context.Background(), *o)
+	}
+	w.raw, w.bound = o.Raw, o.DataLimit
+	w.send(reply{ID: req.ID, Settings: settings, Done: true, Err: toWire(context.Background(), err)})
+}
+
+// serve answers one request, its last reply marked Done.
+func (w *workerSide) serve(ctx context.Context, req request) {
+	var (
+		text string
+		err  error
+	)
+	switch req.Op {
+	case opParse:
+		text, err = serializeSQL(ctx, w.db, req.SQL)
+	case opPing:
+		err = w.db.PingContext(ctx)
+	case opRun:
+		err = w.run(ctx, req)
+	case opRaw:
+		err = errors.New("the DuckDB worker does not run unchecked statements")
+		if w.raw {
+			err = w.runRaw(ctx, req)
+		}
+	default:
+		err = fmt.Errorf("the DuckDB worker has no request %d", req.Op)
+	}
+	last := reply{ID: req.ID, Text: text, Done: true, Err: toWire(ctx, err)}
+	last.Retire = w.bound > 0 && dataInUse() > w.bound/4*3
+	w.send(last)
+}
+
+// serializeSQL is DuckDB's json_serialize_sql of text, on a connection
+// of q's.
+func serializeSQL(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, text string) (string, error) {
+	var out string
+	err := q.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)", text).Scan(&out)
+	if err != nil {
+		return "", fmt.Errorf("parsing with DuckDB: %w", err)
+	}
+	return out, nil
+}
+
+// Rows go to the parent in batches of at most this many rows or bytes.
+const (
+	batchRows  = 256
+	batchBytes = 256 << 10
+)
+
+// run checks, with DuckDB's parser and binder, that the text is one
+// query, runs it on a connection of its own, closed after, so nothing of
+// the call (a temporary object, a variable) outlives it, and sends its
+// columns and rows, each value cut to req.Cut. The check comes first
+// because the driver runs every statement of a text but the last while
+// preparing it.
+func (w *workerSide) run(ctx context.Context, req request) error {
+	c, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		c.Raw(func(any) error { return driver.ErrBadConn })
+		c.Close()
+	}()
+	if err := oneQuery(ctx, c, req.SQL); err != nil {
+		return err
+	}
+	return c.Raw(func(dc any) error {
+		dconn, ok := dc.(*duckdb.Conn)
+		if !ok {
+			return fmt.Errorf("not a DuckDB connection: %T", dc)
+		}
+		ps, err := dconn.PrepareContext(ctx, req.SQL)
+		if err != nil {
+			return engineError(err)
+		}
+		defer ps.Close()
+		stmt := ps.(*duckdb.Stmt)
+		typ, err := stmt.StatementType()
+		if err != nil {
+			return err
+		}
+		if typ != duckdb.STATEMENT_TYPE_SELECT && typ != duckdb.STATEMENT_TYPE_EXPLAIN {
+			return errNotQuery
+		}
+		named := make([]driver.NamedValue, len(req.Args))
+		for i, a := range req.Args {
+			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+		}
+		rows, err := stmt.QueryContext(ctx, named)
+		if err != nil {
+			return engineError(err)
+		}
+		defer rows.Close()
+		names := rows.Columns()
+		cols := make([]wireColumn, len(names))
+		typed, _ := rows.(driver.RowsColumnTypeDatabaseTypeName)
+		for i, n := range names {
+			cols[i].Name = n
+			if typed != nil {
+				cols[i].Type = typed.ColumnTypeDatabaseTypeName(i)
+			}
+		}
+		w.send(reply{ID: req.ID, Columns: cols})
+		return w.sendRows(ctx, req, cols, func(dest []driver.Value) error { return rows.Next(dest) })
+	})
+}
+
+// sendRows reads rows with next until io.EOF and sends them in batches.
+// With a budget it stops once the rows sent pass it: the answer cannot
+// hold more.
+func (w *workerSide) sendRows(ctx context.Context, req request, cols []wireColumn, next func([]driver.Value) error) error {
+	dest := make([]driver.Value, len(cols))
+	var batch [][]any
+	size, sent := 0, 0
+	flush := func() {
+		if len(batch) > 0 {
+			w.send(reply{ID: req.ID, Rows: batch})
+			batch, size = nil, 0
+		}
+	}
+	for {
+		if err := next(dest); err != nil {
+			flush()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return engineError(err)
+		}
+		row := make([]any, len(cols))
+		n := 0
+		for i, v := range dest {
+			row[i] = cutCell(columnCell(cols[i].Type, v), req.Cut)
+			n += wireSize(row[i])
+		}
+		batch = append(batch, row)
+		size += n
+		sent += n
+		if req.Budget > 0 && sent > req.Budget {
+			flush()
+			return nil
+		}
+		if len(batch) >= batchRows || size >= batchBytes {
+			flush()
+		}
+		if err := ctx.Err(); err != nil {
+			flush()
+			return err
+		}
+	}
+}
+
+// runRaw runs every statement of the text, as database/sql does, and
+// sends the rows of the last, whole.
+func (w *workerSide) runRaw(ctx context.Context, req request) error {
+	rows, err := w.db.QueryContext(ctx, req.SQL, req.Args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	cols := make([]wireColumn, len(names))
+	for i, n := range names {
+		cols[i].Name = n
+	}
+	w.send(reply{ID: req.ID, Columns: cols})
+	vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return w.sendRows(ctx, req, cols, func(dest []driver.Value) error {
+		if !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return io.EOF
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		for i, v := range vals {
+			dest[i] = v
+		}
+		return nil
+	})
+}
+
+// oneQuery reports whether DuckDB's parser reads text as exactly one
+// SELECT, or EXPLAIN of one: json_serialize_sql serializes SELECT
+// statements only, and fails on any other.
+func oneQuery(ctx context.Context, c *sql.Conn, text string) error {
+	if explain(text) {
+		text = leading(text)[len("EXPLAIN"):]
+	}
+	out, err := serializeSQL(ctx, c, text)
+	if err != nil {
+		return err
+	}
+	var res struct {
+		Error      bool              `json:"error"`
+		Statements []json.RawMessage `json:"statements"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return fmt.Errorf("reading DuckDB's parse tree: %w", err)
+	}
+	if res.Error || len(res.Statements) != 1 {
+		return errNotQuery
+	}
+	return nil
+}
+
+// toWire is err as the parent needs it.
+func toWire(ctx context.Context, err error) *wireError {
+	if err == nil {
+		return nil
+	}
+	var de *duckdb.Error
+	var ee *source.EngineError
+	switch {
+	case errors.As(err, &de) && de.Type == duckdb.ErrorTypeInterrupt, ctx.Err() != nil,
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return &wireError{Kind: errStopped, Message: err.Error()}
+	case errors.Is(err, errNotQuery):
+		return &wireError{Kind: errNotOneQuery}
+	case errors.As(err, &ee):
+		return &wireError{Kind: errEngine, Message: ee.Message, Code: ee.Code, Name: ee.Name}
+	}
+	return &wireError{Message: err.Error()}
+}
+
+// cutCell cuts a cell for an answer that shows at most cut bytes of a
+// value (no cut when cut is zero): a longer text or JSON document becomes
+// a source.Partial of its first cut bytes, a BLOB one of its first bytes,
+// a longer list a cutList. Only what the answer can show crosses the
+// pipe.
+func cutCell(v any, cut int) any {
+	if cut <= 0 {
+		return v
+	}
+	switch c := v.(type) {
+	case string:
+		if len(c) > cut {
+			return source.Partial{Head: []byte(c[:cut]), Size: len(c)}
+		}
+	case json.RawMessage:
+		if len(c) > cut {
+			return source.Partial{Head: c[:cut], Size: len(c)}
+		}
+	case []byte:
+		if len(c) > blobHead {
+			return source.Partial{Head: c[:blobHead], Size: len(c), Blob: true}
+		}
+	case []any:
+		// Every element takes a byte at least, so no more than cut of
+		// them can show.
+		head := c
+		if len(c) > cut {
+			head = c[:cut]
+		}
+		for i := range head {
+			head[i] = cutCell(head[i], cut)
+		}
+		if len(head) < len(c) {
+			return cutList{Head: head, Len: len(c)}
+		}
+		return head
+	}
+	return v
+}
+
+// blobHead is how many bytes of a long BLOB the worker sends: what an
+// answer's preview shows.
+const blobHead = 16
+
+// cutList is a list of which only the first elements crossed the pipe:
+// its cell shows those that fit, and the list's real length.
+type cutList struct {
+	Head []any
+	Len  int
+}
+
+// Cell is the list's cell (source.Lazy).
+func (l cutList) Cell(maxText int) any { return source.CutArrayOf(l.Head, l.Len, maxText) }
+
+// wireSize is a lower bound of a cell's size in an answer's JSON, for the
+// worker's budget.
+func wireSize(c any) int {
+	switch c := c.(type) {
+	case string:
+		return len(c)
+	case json.RawMessage:
+		return len(c)
+	case []byte:
+		return len(c)
+	case source.Partial:
+		return len(c.Head)
+	case []any:
+		n := 1
+		for _, e := range c {
+			n += wireSize(e) + 1
+		}
+		return n
+	case cutList:
+		return wireSize(c.Head)
+	case time.Time:
+		return 20
+	}
+	return 1
+}

@@ -1,0 +1,210 @@
+package duckdb_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/duckdb"
+)
+
+// openDoor opens dir with the DuckDB engine behind the door, under a
+// timeout and a memory_limit.
+func openDoor(t *testing.T, dir string, timeout time.Duration, memory string) *source.DB {
+	t.Helper()
+	db, err := source.Open(t.Context(), dir, &source.Options{Limits: sqlmcp.Limits{Timeout: timeout},
+		Engines: []source.Engine{duckdb.Engine{MemoryLimit: memory}}})
+	must(t, err)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// alive reports whether process pid runs.
+func alive(pid int) bool {
+	return pid > 0 && syscall.Kill(pid, 0) == nil
+}
+
+// TestRunawayValues: a query whose single function call builds a value of
+// gigabytes, outside DuckDB's memory_limit and past its interrupt, ends
+// within its time and the worker's memory bound, with an error, and the
+// source answers the next query. None of it reaches sqlmcp's own memory.
+// The shapes are the class, not a list of functions: a count argument, a
+// width, a list built from a number, doubling by concatenation through
+// WITH queries and through a lambda.
+func TestRunawayValues(t *testing.T) {
+	dir, _ := fixture(t)
+	const timeout = time.Second
+	db := openDoor(t, dir, timeout, "256MB")
+	before := peakRSS(t)
+	doubling := "WITH a0 AS (SELECT 'xxxxxxxxxxxxxxxx' AS s)"
+	for i := 1; i <= 28; i++ {
+		doubling += fmt.Sprintf(", a%d AS (SELECT s || s AS s FROM a%d)", i, i-1)
+	}
+	doubling += " SELECT length(s) FROM a28"
+	for name, sql := range map[string]string{
+		"repeat":               "SELECT length(repeat('x', 2000000000))",
+		"lpad":                 "SELECT length(lpad('x', 1500000000, 'y'))",
+		"printf width":         "SELECT length(printf('%1500000000d', 1))",
+		"format width":         "SELECT length(format('{:>1500000000}', 'x'))",
+		"range list":           "SELECT len(range(300000000))",
+		"list_resize":          "SELECT len(list_resize([1], 300000000))",
+		"repeat of a list":     "SELECT len(repeat([1], 300000000))",
+		"nested repeat":        "SELECT length(repeat(repeat('x', 100000), 20000))",
+		"replace amplifies":    "SELECT length(replace(repeat('a', 100000), 'a', repeat('b', 20000)))",
+		"doubling in WITH":     doubling,
+		"doubling in a lambda": "SELECT length(list_reduce(list_transform(range(33), x -> 'x'), (a, b) -> a || a))",
+	} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			res, err := db.Query(t.Context(), sql, 0)
+			took := time.Since(start)
+			if err == nil {
+				t.Fatalf("answered %v: want an error", res.Rows)
+			}
+			// The time limit, the worker's grace and a new worker's start.
+			if took > timeout+5*time.Second {
+				t.Errorf("took %v, past %v and the worker's grace", took, timeout)
+			}
+			if strings.Contains(err.Error(), "may still be running") {
+				t.Errorf("err = %v: the statement must be stopped, not left running", err)
+			}
+			t.Logf("%v: %v", took.Round(time.Millisecond), err)
+			if res, err := db.Query(t.Context(), "SELECT count(*) FROM people", 0); err != nil || len(res.Rows) != 1 {
+				t.Errorf("the next query: %v", err)
+			}
+		})
+	}
+	if n, _ := db.LeftRunning(); n != 0 {
+		t.Errorf("LeftRunning = %d, want 0", n)
+	}
+	if grew := peakRSS(t) - before; grew > 256<<20 {
+		t.Errorf("sqlmcp's own peak memory grew by %d MiB", grew>>20)
+	}
+}
+
+// TestWorkerStoppedPastItsTime: a statement DuckDB does not stop when
+// asked (levenshtein of two long texts) ends its call as a timeout soon
+// after its time, its worker process is gone, a call beside it answers
+// meanwhile, and the next call gets a new worker.
+func TestWorkerStoppedPastItsTime(t *testing.T) {
+	dir, _ := fixture(t)
+	db := openDoor(t, dir, 300*time.Millisecond, "")
+	if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
+		t.Fatal(err)
+	}
+	pid := duckdb.WorkerPID(db.Backend())
+	if !alive(pid) {
+		t.Fatalf("worker %d is not running", pid)
+	}
+	var wg sync.WaitGroup
+	var slow error
+	var took time.Duration
+	wg.Go(func() {
+		start := time.Now()
+		_, slow = db.Query(t.Context(), "SELECT levenshtein(repeat('a', 60000), repeat('b', 60000))", 0)
+		took = time.Since(start)
+	})
+	time.Sleep(100 * time.Millisecond)
+	if res, err := db.Query(t.Context(), "SELECT count(*) FROM people", 0); err != nil || len(res.Rows) != 1 {
+		t.Errorf("beside it: %v", err)
+	}
+	wg.Wait()
+	var te *source.TimeoutError
+	if !errors.As(slow, &te) || te.Running {
+		t.Errorf("err = %v, want a timeout, stopped", slow)
+	}
+	if took > 3*time.Second {
+		t.Errorf("the call took %v: the worker was not stopped soon after its time", took)
+	}
+	if alive(pid) {
+		t.Errorf("worker %d still runs", pid)
+	}
+	if n, _ := db.LeftRunning(); n != 0 {
+		t.Errorf("LeftRunning = %d, want 0", n)
+	}
+	if res, err := db.Query(t.Context(), "SELECT 1", 0); err != nil || len(res.Rows) != 1 {
+		t.Fatalf("afterwards: %v", err)
+	}
+	if now := duckdb.WorkerPID(db.Backend()); now == pid || !alive(now) {
+		t.Errorf("worker %d after, %d before: want a new one", now, pid)
+	}
+}
+
+// TestWorkerKilled: a worker that dies under a call (killed from outside)
+// fails the call with a connection error naming the worker, and the next
+// call starts another.
+func TestWorkerKilled(t *testing.T) {
+	dir, _ := fixture(t)
+	db := openDoor(t, dir, 10*time.Second, "")
+	if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
+		t.Fatal(err)
+	}
+	pid := duckdb.WorkerPID(db.Backend())
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.Query(t.Context(), "SELECT levenshtein(repeat('a', 60000), repeat('b', 60000))", 0)
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	must(t, syscall.Kill(pid, syscall.SIGKILL))
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "worker") {
+			t.Errorf("err = %v, want one naming DuckDB's worker", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not end when its worker died")
+	}
+	if res, err := db.Query(t.Context(), "SELECT count(*) FROM people", 0); err != nil || len(res.Rows) != 1 {
+		t.Fatalf("afterwards: %v", err)
+	}
+	if now := duckdb.WorkerPID(db.Backend()); now == pid {
+		t.Errorf("the worker is still %d", now)
+	}
+}
+
+// TestCutInTheWorker: the model's statements get no more of a long value
+// than the answer shows, with its real size, and no more rows than the
+// answer holds; sqlmcp's own reads get whole values.
+func TestCutInTheWorker(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	_, rows, err := run(t.Context(), b, source.Statement{SQL: "SELECT repeat('x', 100000) AS t, range(5000) AS l, repeat('\\xAA'::BLOB, 1000) AS b", Cut: 100})
+	must(t, err)
+	p, ok := rows[0][0].(source.Partial)
+	if !ok || len(p.Head) != 100 || p.Size != 100000 {
+		t.Errorf("text = %T %.40v, want a Partial of 100 bytes of 100000", rows[0][0], rows[0][0])
+	}
+	l, ok := rows[0][1].(source.Lazy)
+	if !ok {
+		t.Fatalf("list = %T, want a list cut in the worker", rows[0][1])
+	}
+	cells := l.Cell(100).([]any)
+	if last := fmt.Sprint(cells[len(cells)-1]); !strings.Contains(last, "of 5000 elements") {
+		t.Errorf("the cut list ends %q, want its real length", last)
+	}
+	if bp, ok := rows[0][2].(source.Partial); !ok || !bp.Blob || bp.Size != 1000 {
+		t.Errorf("blob = %T %.40v, want a Partial BLOB of 1000 bytes", rows[0][2], rows[0][2])
+	}
+	_, rows, err = run(t.Context(), b, source.Statement{SQL: "SELECT repeat('x', 100000)", Own: true})
+	if err != nil || len(rows[0][0].(string)) != 100000 {
+		t.Errorf("own read: %v", err)
+	}
+	// A million rows of 1 KiB: the worker stops past the answer's bytes.
+	_, rows, err = run(t.Context(), b, source.Statement{SQL: "SELECT repeat('y', 1000) FROM range(1000000)", Cut: 2048})
+	must(t, err)
+	limits := sqlmcp.Limits{}.WithDefaults()
+	if sent := len(rows) * 1000; sent > limits.MaxBytes+limits.MaxCellBytes+1000*batchSlack {
+		t.Errorf("%d rows sent (%d bytes), past the answer's %d bytes", len(rows), sent, limits.MaxBytes)
+	}
+}
+
+// batchSlack is how many rows past the budget may be read before the
+// worker notices.
+const batchSlack = 1
