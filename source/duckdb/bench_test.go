@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/source/duckdb"
 )
