@@ -102,13 +102,18 @@ func serveWorker(in io.Reader, out io.Writer) error {
 	}
 }
 
-// send writes one reply whole.
-func (w *workerSide) send(r reply) {
+// send writes one reply whole, and sends what is written when the reply
+// is the request's last.
+func (w *workerSide) send(r reply) { w.write(r, r.Done) }
+
+// write writes one reply, and sends what is written when flush is set:
+// a short answer's columns, rows and end go in one write.
+func (w *workerSide) write(r reply, flush bool) {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	// A write fails only when the parent is gone, and the read loop then
 	// ends the process.
-	if w.enc.Encode(&r) == nil {
+	if w.enc.Encode(&r) == nil && flush {
 		w.out.Flush()
 	}
 }
@@ -242,13 +247,16 @@ func (w *workerSide) sendRows(ctx context.Context, req request, cols []wireColum
 	size, sent := 0, 0
 	flush := func() {
 		if len(batch) > 0 {
-			w.send(reply{ID: req.ID, Rows: batch})
+			w.write(reply{ID: req.ID, Rows: batch}, true)
 			batch, size = nil, 0
 		}
 	}
 	for {
 		if err := next(dest); err != nil {
-			flush()
+			// The last batch goes with the end.
+			if len(batch) > 0 {
+				w.write(reply{ID: req.ID, Rows: batch}, false)
+			}
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
