@@ -128,9 +128,11 @@ func TestWorkerStoppedPastItsTime(t *testing.T) {
 	if n, _ := db.LeftRunning(); n != 0 {
 		t.Errorf("LeftRunning = %d, want 0", n)
 	}
+	start := time.Now()
 	if res, err := db.Query(t.Context(), "SELECT 1", 0); err != nil || len(res.Rows) != 1 {
 		t.Fatalf("afterwards: %v", err)
 	}
+	t.Logf("the first call on a new worker took %v", time.Since(start))
 	if now := duckdb.WorkerPID(db.Backend()); now == pid || !alive(now) {
 		t.Errorf("worker %d after, %d before: want a new one", now, pid)
 	}
