@@ -72,6 +72,18 @@ func (ws *workers) close() {
 	}
 }
 
+// ownProgram is the running program, to start as a worker: on Linux
+// /proc/self/exe, the very file this process runs even when an upgrade
+// replaced it on disk since (a worker of another version would not speak
+// the same pipes); elsewhere the path it was started from.
+func ownProgram() (string, error) {
+	const self = "/proc/self/exe"
+	if _, err := os.Stat(self); err == nil {
+		return self, nil
+	}
+	return os.Executable()
+}
+
 // worker is one worker process, from sqlmcp's side: calls share its
 // pipes, each by the ids of its requests.
 type worker struct {
@@ -107,7 +119,7 @@ type call struct {
 // startWorker starts a worker and opens o in it.
 func startWorker(ctx context.Context, o opening) (*worker, error) {
 	registerCells()
-	exe, err := os.Executable()
+	exe, err := ownProgram()
 	if err != nil {
 		return nil, fmt.Errorf("finding sqlmcp's own program for DuckDB's worker: %w", err)
 	}
