@@ -363,7 +363,7 @@ func toWire(ctx context.Context, err error) *wireError {
 	case errors.As(err, &ee):
 		return &wireError{Kind: errEngine, Message: ee.Message, Code: ee.Code, Name: ee.Name}
 	}
-	return &wireError{Message: err.Error()}
+	return &wireError{Kind: errOther, Message: err.Error()}
 }
 
 // cutCell cuts a cell for an answer that shows at most cut bytes of a
