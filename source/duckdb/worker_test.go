@@ -210,3 +210,34 @@ func TestCutInTheWorker(t *testing.T) {
 // batchSlack is how many rows past the budget may be read before the
 // worker notices.
 const batchSlack = 1
+
+// TestWorkerConcurrentCalls: calls that share the worker's pipes at once
+// each get their own answer, whole, rows and errors alike.
+func TestWorkerConcurrentCalls(t *testing.T) {
+	dir, _ := fixture(t)
+	db := openDoor(t, dir, 10*time.Second, "")
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 60 {
+				n := g*1000 + i
+				if i%10 == 9 {
+					if _, err := db.Query(t.Context(), fmt.Sprintf("SELECT no_such_column_%d FROM people", n), 0); err == nil ||
+						!strings.Contains(err.Error(), fmt.Sprint("no_such_column_", n)) {
+						t.Errorf("call %d: err = %v, want its own error", n, err)
+					}
+					continue
+				}
+				res, err := db.Query(t.Context(), fmt.Sprintf("SELECT %d AS n, length(repeat('x', %d)) AS l FROM range(%d)", n, n, i%7+1), 0)
+				if err != nil {
+					t.Errorf("call %d: %v", n, err)
+					continue
+				}
+				if len(res.Rows) != i%7+1 || fmt.Sprint(res.Rows[0]) != fmt.Sprintf("[%d %d]", n, n) {
+					t.Errorf("call %d: rows %v", n, res.Rows)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
