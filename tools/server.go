@@ -264,7 +264,7 @@ func add[In named, Out audited](r *router, srv *mcp.Server, t *mcp.Tool, h func(
 			out, err = h(nil, ctx, in)
 		case err == nil:
 			var release func()
-			release, err = s.acquire(ctx)
+			release, err = s.acquire(ctx, callerOf(ctx, sessionOf(req)))
 			if err == nil {
 				// The signal that the call has its turn and is running:
 				// tests wait on it instead of sleeping.
@@ -568,4 +568,12 @@ func (s *server) engineHint(ctx context.Context, sql string, ee *source.EngineEr
 		return ". Check the SQL near that point; quote identifiers that hold spaces, punctuation or reserved words in double quotes"
 	}
 	return ""
+}
+
+// sessionOf is the call's MCP session, or nil.
+func sessionOf(req *mcp.CallToolRequest) interface{ ID() string } {
+	if req == nil || req.Session == nil {
+		return nil
+	}
+	return req.Session
 }
