@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -96,6 +97,33 @@ func waitFor(t *testing.T, cond func() bool) {
 	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out waiting")
+		}
+	}
+}
+
+type fakeSession string
+
+func (s fakeSession) ID() string { return string(s) }
+
+// TestCallerOf: turns are shared among the identities tokens prove, else
+// among MCP sessions; stdio's one caller is "".
+func TestCallerOf(t *testing.T) {
+	alice := identity.With(t.Context(), identity.Identity{Issuer: "https://idp", Subject: "alice"})
+	token := identity.With(t.Context(), identity.Identity{Subject: "ci", Fingerprint: "ab12"})
+	anon := identity.With(t.Context(), identity.Identity{})
+	for _, tc := range []struct {
+		name      string
+		a, b      string
+		sameAsOne bool
+	}{
+		{"one identity, two sessions", callerOf(alice, fakeSession("s1")), callerOf(alice, fakeSession("s2")), true},
+		{"two identities", callerOf(alice, fakeSession("s1")), callerOf(token, fakeSession("s1")), false},
+		{"anonymous sessions", callerOf(anon, fakeSession("s1")), callerOf(anon, fakeSession("s2")), false},
+		{"no identity, one session", callerOf(t.Context(), fakeSession("s1")), callerOf(anon, fakeSession("s1")), true},
+		{"stdio", callerOf(t.Context(), nil), "", true},
+	} {
+		if (tc.a == tc.b) != tc.sameAsOne {
+			t.Errorf("%s: %q and %q", tc.name, tc.a, tc.b)
 		}
 	}
 }
