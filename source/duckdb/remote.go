@@ -68,7 +68,7 @@ func (ws *workers) close() {
 	ws.closed, ws.cur = true, nil
 	ws.mu.Unlock()
 	if w != nil {
-		w.stop("the source closed")
+		w.end()
 	}
 }
 
@@ -94,6 +94,7 @@ type worker struct {
 	stderr   *tail
 
 	wmu sync.Mutex
+	in  io.WriteCloser
 	enc *gob.Encoder
 	out *bufio.Writer
 
@@ -139,7 +140,7 @@ func startWorker(ctx context.Context, o opening) (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting DuckDB's worker: %w", err)
 	}
-	w.out = bufio.NewWriterSize(in, 64<<10)
+	w.in, w.out = in, bufio.NewWriterSize(in, 64<<10)
 	w.enc = gob.NewEncoder(w.out)
 	go w.read(out)
 	r, err := w.do(ctx, request{Op: opOpen, Open: &o}, nil, nil)
@@ -226,6 +227,20 @@ func (w *worker) stopWhenIdle() {
 	w.mu.Unlock()
 	if idle {
 		go w.stop("it was replaced, to hand its memory back")
+	}
+}
+
+// end closes the worker's input, which ends it once its statements are
+// interrupted, and stops it if it has not ended a second later.
+func (w *worker) end() {
+	w.stoppedFor.CompareAndSwap(nil, new("the source closed"))
+	w.wmu.Lock()
+	w.in.Close()
+	w.wmu.Unlock()
+	select {
+	case <-w.dead:
+	case <-time.After(time.Second):
+		w.stop("the source closed")
 	}
 }
 

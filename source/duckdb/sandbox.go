@@ -111,7 +111,8 @@ func openInstance(ctx context.Context, o opening) (*sql.DB, []string, error) {
 		return nil, nil, fmt.Errorf("opening %s: %w", o.DB, err)
 	}
 	db := sql.OpenDB(connector)
-	db.SetMaxOpenConns(o.Conns)
+	// As many again for the parsers the worker keeps.
+	db.SetMaxOpenConns(2 * o.Conns)
 	db.SetMaxIdleConns(o.Conns)
 	if err := lock(ctx, db, o.Files); err != nil {
 		db.Close()
