@@ -84,6 +84,23 @@ func ownProgram() (string, error) {
 	return os.Executable()
 }
 
+// workerEnviron is what of env the worker gets: the system's and Go's
+// runtime settings, none of sqlmcp's (tokens, passwords, URLs): the
+// process that runs the model's SQL holds no secret it could be made to
+// read.
+func workerEnviron(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "PATH", name == "HOME", name == "TMPDIR", name == "TZ", name == "LANG", strings.HasPrefix(name, "LC_"),
+			name == "GOMAXPROCS", name == "GOGC", name == "GOMEMLIMIT", name == "GODEBUG", name == "GOTRACEBACK", name == "GORACE":
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // worker is one worker process, from sqlmcp's side: calls share its
 // pipes, each by the ids of its requests.
 type worker struct {
@@ -126,7 +143,7 @@ func startWorker(ctx context.Context, o opening) (*worker, error) {
 	}
 	cmd := exec.Command(exe)
 	cmd.Args = []string{"sqlmcp-duckdb-worker"}
-	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	cmd.Env = append(workerEnviron(os.Environ()), workerEnv+"=1")
 	w := &worker{cmd: cmd, spill: o.Spill, bound: o.DataLimit, stderr: &tail{}, calls: map[uint64]*call{}, dead: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	in, err := cmd.StdinPipe()

@@ -161,8 +161,12 @@ func (w *workerSide) serve(ctx context.Context, req request) {
 		err = fmt.Errorf("the DuckDB worker has no request %d", req.Op)
 	}
 	last := reply{ID: req.ID, Text: text, Done: true, Err: toWire(ctx, err)}
-	// Only a statement's rows grow the memory held.
-	last.Retire = (req.Op == opRun || req.Op == opRaw) && w.bound > 0 && dataInUse() > w.bound/4*3
+	// Only a statement's rows grow the memory held; and an allocation
+	// that failed may have failed anywhere, so the process is not trusted
+	// with another statement.
+	var ee *source.EngineError
+	last.Retire = errors.As(err, &ee) && ee.Code == source.OutOfMemory ||
+		(req.Op == opRun || req.Op == opRaw) && w.bound > 0 && dataInUse() > w.bound/4*3
 	w.send(last)
 }
 

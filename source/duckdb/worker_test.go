@@ -5,6 +5,7 @@ package duckdb_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -242,4 +243,25 @@ func TestWorkerConcurrentCalls(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestWorkerEnvironment: the worker, which runs the model's SQL, holds
+// none of sqlmcp's environment but the system's and Go's settings.
+func TestWorkerEnvironment(t *testing.T) {
+	t.Setenv("SQLMCP_AUTH_TOKENS", "secret-token-4411")
+	t.Setenv("PGPASSWORD", "secret-password-4411")
+	t.Setenv("TZ", "UTC")
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	pid := duckdb.WorkerPID(b)
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Skipf("no /proc here: %v", err)
+	}
+	if strings.Contains(string(env), "secret-") {
+		t.Errorf("the worker's environment holds a secret: %q", env)
+	}
+	if !strings.Contains(string(env), "TZ=UTC") {
+		t.Errorf("the worker's environment lacks TZ: %q", env)
+	}
 }
