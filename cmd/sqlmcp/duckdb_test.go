@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqlmcp/sqlmcp/demo"
 )
@@ -130,5 +131,35 @@ func TestDemoParquet(t *testing.T) {
 	}
 	if err := run(t.Context(), []string{"demo", "--parquet", out, "--cache-dir", cache}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "is not empty") {
 		t.Errorf("demo --parquet into a full folder: %v; want it refused", err)
+	}
+}
+
+// TestDuckDBRunawayOverStdio: through sqlmcp serve and the go-sdk client,
+// a value built past DuckDB's memory_limit and a call DuckDB does not stop
+// when asked each come back as a tool error within the time limit and the
+// worker's grace, and the next call answers.
+func TestDuckDBRunawayOverStdio(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "people.csv"), []byte("id,name\n1,Ada\n2,Linus\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cs := startStdio(t, &stderr, "serve", "--db", dir, "--timeout", "1s", "--duckdb-memory-limit", "256MB")
+	for sql, want := range map[string]string{
+		"SELECT length(repeat('x', 2000000000))":                            "needs more memory than DuckDB may use here",
+		"SELECT levenshtein(repeat('a', 60000), repeat('b', 60000)) AS d": "ran longer than the 1s timeout",
+	} {
+		start := time.Now()
+		text, isErr := callText(t, cs, "run_query", map[string]any{"sql": sql})
+		if !isErr || !strings.Contains(text, want) {
+			t.Errorf("%s: %q (error %v), want %q", sql, text, isErr, want)
+		}
+		if took := time.Since(start); took > 6*time.Second {
+			t.Errorf("%s: took %v", sql, took)
+		}
+		text, isErr = callText(t, cs, "run_query", map[string]any{"sql": "SELECT count(*) AS n FROM people"})
+		if isErr || !strings.Contains(text, "2") {
+			t.Errorf("the next call: %q (error %v)", text, isErr)
+		}
 	}
 }
