@@ -207,8 +207,11 @@ func report(ctx context.Context, db *sql.DB, o opening) ([]string, error) {
 		line += "; none writable by sqlmcp's user"
 	}
 	process := "process: DuckDB runs in a worker process of its own, stopped when a statement outlives its time limit"
-	if o.DataLimit > 0 {
+	switch {
+	case o.DataLimit > 0:
 		process += fmt.Sprintf(", its data memory bounded at %d MiB (RLIMIT_DATA)", o.DataLimit>>20)
+	case o.Unbounded != "":
+		process += ", its memory not bounded by the system (" + o.Unbounded + ")"
 	}
 	return []string{"sandbox: " + strings.Join(parts, ", "), process, line}, nil
 }

@@ -73,6 +73,8 @@ type opening struct {
 	// DataLimit bounds the worker's data memory (RLIMIT_DATA), in bytes;
 	// zero for none.
 	DataLimit int64
+	// Unbounded says why the system could not bound it, in the worker.
+	Unbounded string
 	// Raw allows opRaw.
 	Raw bool
 }

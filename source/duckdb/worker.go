@@ -130,12 +130,16 @@ func (w *workerSide) open(req request) {
 		w.send(reply{ID: req.ID, Done: true, Err: &wireError{Message: "the DuckDB worker opens one database, once"}})
 		return
 	}
-	var settings []string
-	err := limitData(o.DataLimit)
-	if err == nil {
-		w.db, settings, err = openInstance(context.Background(), *o)
+	// Where the system cannot bound the process, the worker runs
+	// without, and says so: the time limit still stops it.
+	bounded := *o
+	if err := limitData(o.DataLimit); err != nil {
+		bounded.DataLimit, bounded.Unbounded = 0, err.Error()
 	}
-	w.raw, w.bound, w.conns = o.Raw, o.DataLimit, o.Conns
+	var settings []string
+	var err error
+	w.db, settings, err = openInstance(context.Background(), bounded)
+	w.raw, w.bound, w.conns = o.Raw, bounded.DataLimit, o.Conns
 	w.send(reply{ID: req.ID, Settings: settings, Done: true, Err: toWire(context.Background(), err)})
 }
 

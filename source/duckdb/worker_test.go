@@ -265,3 +265,23 @@ func TestWorkerEnvironment(t *testing.T) {
 		t.Errorf("the worker's environment lacks TZ: %q", env)
 	}
 }
+
+// TestWorkerBoundReported: the source's start lines say the worker's
+// memory bound, memory_limit and a GiB, as the operator wrote the limit.
+func TestWorkerBoundReported(t *testing.T) {
+	dir, _ := fixture(t)
+	for limit, want := range map[string]string{
+		"512MB":  "bounded at 1512 MiB (RLIMIT_DATA)",
+		"1GiB":   "bounded at 2048 MiB (RLIMIT_DATA)",
+		"2.5 GB": "bounded at 3408 MiB (RLIMIT_DATA)",
+	} {
+		b := open(t, dir, duckdb.Engine{MemoryLimit: limit})
+		if lines := strings.Join(b.Info().Guard, "\n"); !strings.Contains(lines, want) {
+			t.Errorf("memory_limit %s: %s; want %q", limit, lines, want)
+		}
+	}
+	if _, err := (duckdb.Engine{MemoryLimit: "lots"}).Open(t.Context(), dir, source.Config{Limits: sqlmcp.Limits{}.WithDefaults()}); err == nil ||
+		!strings.Contains(err.Error(), "give a size") {
+		t.Errorf("memory_limit lots: %v", err)
+	}
+}
