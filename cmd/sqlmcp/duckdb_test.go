@@ -146,7 +146,7 @@ func TestDuckDBRunawayOverStdio(t *testing.T) {
 	var stderr bytes.Buffer
 	cs := startStdio(t, &stderr, "serve", "--db", dir, "--timeout", "1s", "--duckdb-memory-limit", "256MB")
 	for sql, want := range map[string]string{
-		"SELECT length(repeat('x', 2000000000))":                            "needs more memory than DuckDB may use here",
+		"SELECT length(repeat('x', 2000000000))":                          "needs more memory than DuckDB may use here",
 		"SELECT levenshtein(repeat('a', 60000), repeat('b', 60000)) AS d": "ran longer than the 1s timeout",
 	} {
 		start := time.Now()
