@@ -94,6 +94,7 @@ func workerEnviron(env []string) []string {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "PATH", name == "HOME", name == "TMPDIR", name == "TZ", name == "LANG", strings.HasPrefix(name, "LC_"),
+			name == "LD_LIBRARY_PATH", // a DuckDB library linked dynamically
 			name == "GOMAXPROCS", name == "GOGC", name == "GOMEMLIMIT", name == "GODEBUG", name == "GOTRACEBACK", name == "GORACE":
 			out = append(out, kv)
 		}
