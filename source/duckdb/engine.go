@@ -157,6 +157,10 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 		Name:     path,
 		Database: database,
 		Path:     infoPath,
+		// A call whose worker ended under it before any row (stopped for
+		// another call's statement, or crashed) runs once more on a new
+		// worker.
+		Retries: 1,
 		Guard: append([]string{
 			"duckdb parser (json_serialize_sql): one SELECT, built-in side-effect-free functions, no file readers",
 			"engine: prepared statement must be a SELECT or EXPLAIN",

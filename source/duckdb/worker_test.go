@@ -141,36 +141,71 @@ func TestWorkerStoppedPastItsTime(t *testing.T) {
 	}
 }
 
-// TestWorkerKilled: a worker that dies under a call (killed from outside)
-// fails the call with a connection error naming the worker, and the next
-// call starts another.
+// TestWorkerKilled: a call whose worker dies under it (killed from
+// outside) runs once more on a new worker and answers; when that one dies
+// too, the call fails with an error naming the worker; the next call
+// starts another.
 func TestWorkerKilled(t *testing.T) {
 	dir, _ := fixture(t)
 	db := openDoor(t, dir, 10*time.Second, "")
-	if _, err := db.Query(t.Context(), "SELECT 1", 0); err != nil {
-		t.Fatal(err)
+	// About half a second of DuckDB's work, in one call.
+	const slow = "SELECT levenshtein(repeat('a', 20000), repeat('b', 20000)) AS d"
+	query := func() <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			res, err := db.Query(t.Context(), slow, 0)
+			if err == nil && fmt.Sprint(res.Rows) != "[[20000]]" {
+				err = fmt.Errorf("rows %v", res.Rows)
+			}
+			done <- err
+		}()
+		return done
 	}
-	pid := duckdb.WorkerPID(db.Backend())
-	done := make(chan error, 1)
-	go func() {
-		_, err := db.Query(t.Context(), "SELECT levenshtein(repeat('a', 60000), repeat('b', 60000))", 0)
-		done <- err
-	}()
-	time.Sleep(200 * time.Millisecond)
-	must(t, syscall.Kill(pid, syscall.SIGKILL))
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "worker") {
-			t.Errorf("err = %v, want one naming DuckDB's worker", err)
+	// kill kills the worker running the call, once it is not the one
+	// killed before.
+	kill := func(before int) int {
+		t.Helper()
+		var pid int
+		waitFor(t, func() bool { pid = duckdb.WorkerPID(db.Backend()); return pid != 0 && pid != before })
+		time.Sleep(150 * time.Millisecond)
+		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		return pid
+	}
+	wait := func(done <-chan error) error {
+		t.Helper()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatal("the call did not end")
+			return nil
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the call did not end when its worker died")
+	}
+	done := query()
+	first := kill(0)
+	if err := wait(done); err != nil {
+		t.Errorf("killed once: %v, want the answer from a new worker", err)
+	}
+	if now := duckdb.WorkerPID(db.Backend()); now == first || now == 0 {
+		t.Errorf("worker %d after, %d before: want a new one", now, first)
+	}
+	done = query()
+	kill(kill(first)) // and again, on the new worker it started
+	if err := wait(done); err == nil || !strings.Contains(err.Error(), "worker") {
+		t.Errorf("killed twice: %v, want an error naming DuckDB's worker", err)
 	}
 	if res, err := db.Query(t.Context(), "SELECT count(*) FROM people", 0); err != nil || len(res.Rows) != 1 {
 		t.Fatalf("afterwards: %v", err)
 	}
-	if now := duckdb.WorkerPID(db.Backend()); now == pid {
-		t.Errorf("the worker is still %d", now)
+}
+
+// waitFor waits up to 5 s for cond.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting")
+		}
 	}
 }
 
