@@ -4,7 +4,9 @@
 #   peak <= idle + 2 * N * (6*M + 32*B + 32*C + 64*R),   M = B + C + 64 KiB
 # (B --max-bytes, C --max-cell-bytes, R --max-rows-limit, N calls at once, idle: the same server's peak
 # after SELECT 1). It prints one line per shape and exits 1 when any is over.
-#   bash bench/hostile.sh [pg] [sqlite]      (default: both)
+#   bash bench/hostile.sh [pg] [sqlite] [duckdb]      (default: pg and sqlite)
+# On duckdb the bound is sqlmcp's own, as on the others; DuckDB's worker process is bounded apart, by
+# the system (RLIMIT_DATA: memory_limit and 1 GiB), and each shape must end in an error, not an answer.
 # Env: SQLMCP_BIN (default: build ./cmd/sqlmcp), BEFORE_BIN (another build to measure beside it, e.g. the
 #      previous commit's; its lines are for comparison and never fail the run), PGURL (default
 #      postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable), ARGS (more serve flags, e.g.
@@ -48,6 +50,7 @@ run() { # engine name conc sql bin label
   case $engine in
     pg) db=(--db "$PGURL") ;;
     sqlite) db=(--demo --cache-dir "$OUT/cache") ;;
+    duckdb) db=(--db "$OUT/duck" --duckdb-memory-limit 256MB) ;;
   esac
   # shellcheck disable=SC2086
   idle=$("$NODE" "$REPO/bench/hostile.mjs" "$bin" 0 "SELECT 1" "${db[@]}" ${ARGS:-} | grep -o '"peakKB":[0-9-]*' | cut -d: -f2)
@@ -84,7 +87,16 @@ for engine in "$@"; do
       shape sqlite "replace(hex(zeroblob($HEX)))" 0 "SELECT replace(hex(zeroblob($HEX)), '0', 'x')"
       shape sqlite "8 calls at once, hex of 10 MB" 8 "SELECT hex(zeroblob(5000000))"
       ;;
-    *) echo "unknown engine $engine: pg or sqlite" >&2; exit 2 ;;
+    duckdb)
+      # A single function call builds a value of gigabytes outside memory_limit: the worker's bound or
+      # its stop at the timeout ends each; sqlmcp sees only what an answer shows.
+      mkdir -p "$OUT/duck" && printf 'id,name\n1,Ada\n2,Linus\n' > "$OUT/duck/people.csv"
+      shape duckdb "repeat of 2 GB" 0 "SELECT length(repeat('x', 2000000000))"
+      shape duckdb "a list of 300M" 0 "SELECT len(range(300000000))"
+      shape duckdb "doubling through 28 WITH queries" 0 "$(printf "WITH a0 AS (SELECT 'xxxxxxxxxxxxxxxx' AS s)"; for i in $(seq 28); do printf ", a%d AS (SELECT s || s AS s FROM a%d)" "$i" $((i - 1)); done; printf ' SELECT length(s) FROM a28')"
+      shape duckdb "8 calls at once, 20 MB x 20 rows" 8 "SELECT repeat('x', 20000000) FROM range(20)"
+      ;;
+    *) echo "unknown engine $engine: pg, sqlite or duckdb" >&2; exit 2 ;;
   esac
 done
 exit $fail
