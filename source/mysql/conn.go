@@ -75,7 +75,7 @@ func (b *backend) setup(ctx context.Context, c *sql.Conn, id uint64) (*session, 
 	}
 	limit := fmt.Sprintf("SESSION max_execution_time = %d", b.limits.Timeout.Milliseconds())
 	if b.mariaDB {
-		limit = fmt.Sprintf("SESSION max_statement_time = %.3f", b.limits.Timeout.Seconds())
+		limit = fmt.Sprintf("SESSION max_statement_time = %.3f, SESSION tmp_disk_table_size = %d", b.limits.Timeout.Seconds(), b.tempTable)
 	}
 	for _, q := range []string{
 		"SET SESSION TRANSACTION READ ONLY",
@@ -269,6 +269,13 @@ func (b *backend) classify(err error) error {
 		switch me.Number {
 		case 1969, 3024: // MariaDB's and MySQL's statement time limit
 			return &source.TimeoutError{Timeout: b.limits.Timeout}
+		case 1114: // ER_RECORD_FILE_FULL: a read-only statement fills only its temporary tables
+			if b.mariaDB {
+				return &source.EngineError{Code: string(me.SQLState[:]), Err: err, Message: fmt.Sprintf(
+					"the query needed a temporary table of more than %d MiB on disk (tmp_disk_table_size) and was stopped inside the database; "+
+						"make it cheaper: filter with WHERE before sorting, grouping or joining, aggregate before joining, select fewer columns, or add LIMIT",
+					b.tempTable>>20)}
+			}
 		}
 		// "Table 'db.t' doesn't exist": the current database goes
 		// without saying, and the model writes t.

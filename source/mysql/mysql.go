@@ -42,7 +42,18 @@ const (
 
 // Engine opens MySQL and MariaDB databases by mysql:// and mariadb:// URL.
 // Its zero value is ready to use; it is safe for concurrent use.
-type Engine struct{}
+type Engine struct {
+	// TempTableLimit bounds, on MariaDB, each internal temporary table a
+	// statement writes to disk (tmp_disk_table_size, in bytes), so a
+	// sort or recursive WITH that grows one stops with an error instead
+	// of filling the server's tmpdir until the timeout. Default
+	// DefaultTempTableLimit; MySQL has no such session setting.
+	TempTableLimit int64
+}
+
+// DefaultTempTableLimit is Engine.TempTableLimit's default: PostgreSQL's
+// default temp_file_limit.
+const DefaultTempTableLimit = 1 << 30
 
 // Dialect is sqlmcp.MySQL.
 func (Engine) Dialect() sqlmcp.Dialect { return sqlmcp.MySQL }
@@ -61,7 +72,7 @@ func (Engine) Forms() []string {
 // MariaDB, and reads the names of the database's own functions for the
 // guard. A failure is one line naming the server and the reason (refused,
 // wrong password, unknown database, TLS), never the password.
-func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.Backend, error) {
+func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.Backend, error) {
 	if len(cfg.AllowExtensions)+len(cfg.AllowFunctions) > 0 {
 		return nil, errors.New("--allow-extension and --allow-function apply to PostgreSQL only")
 	}
@@ -69,7 +80,10 @@ func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.B
 	if err != nil {
 		return nil, err
 	}
-	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}}
+	b := &backend{limits: cfg.Limits, cfg: mc, sessions: map[uint64]*session{}, tempTable: e.TempTableLimit}
+	if b.tempTable <= 0 {
+		b.tempTable = DefaultTempTableLimit
+	}
 	b.left = source.NewLeft(leftPoll, b.stillRunning)
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
@@ -103,6 +117,9 @@ func (Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source.B
 			"mysql parser (TiDB's): one SELECT, built-in functions only, comments blanked, executable comments refused",
 			"engine (" + server + " " + version + "): START TRANSACTION READ ONLY on a READ ONLY session, server-side time limit, KILL QUERY on cancel, rolled back",
 		},
+	}
+	if b.mariaDB {
+		b.info.Guard = append(b.info.Guard, fmt.Sprintf("engine: each temporary table on disk at most %d MiB (tmp_disk_table_size)", b.tempTable>>20))
 	}
 	b.cat.Store(&catalog{mariaDB: b.mariaDB, db: mc.DBName})
 	if err := b.loadCatalog(ctx); err != nil {
@@ -225,8 +242,10 @@ type backend struct {
 	limits   sqlmcp.Limits
 	info     source.Info
 	mariaDB  bool
-	cat      atomic.Pointer[catalog]
-	catMu    sync.Mutex // one reload at a time
+	// tempTable is MariaDB's tmp_disk_table_size for every session.
+	tempTable int64
+	cat       atomic.Pointer[catalog]
+	catMu     sync.Mutex // one reload at a time
 	// sessions are the server connections whose session is set up (see
 	// setup), by the server's connection id.
 	mu       sync.Mutex

@@ -18,6 +18,7 @@ import (
 	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
+	"github.com/sqlmcp/sqlmcp/source/mysql"
 )
 
 // open makes a fresh fixture database and opens it through source.
@@ -399,5 +400,35 @@ func TestMySQLBuiltinsAreBuiltIn(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "Error 1305") {
 			t.Errorf("%s is not a built-in function of %s: %v", name, version, err)
 		}
+	}
+}
+
+// TestMariaDBTempTableBound: on MariaDB, a statement whose temporary table
+// grows on disk past the engine's bound (a recursive WITH whose rows
+// double at every step) stops at once with an error that says so, long
+// before its time limit; on MySQL the time limit stops it.
+func TestMariaDBTempTableBound(t *testing.T) {
+	dsn := dbtest.MySQLDSN(t, dbtest.MySQLFixture...)
+	db := dbtest.Open(t, dsn, &source.Options{Limits: sqlmcp.Limits{Timeout: 20 * time.Second},
+		Engines: []source.Engine{mysql.Engine{TempTableLimit: 32 << 20}}})
+	doubling := "WITH RECURSIVE r(n, s) AS (SELECT 1, REPEAT('x', 1000) UNION ALL SELECT n + 1, s FROM r, (SELECT 1 AS a UNION ALL SELECT 2) x WHERE n < 100) SELECT COUNT(*) FROM r"
+	start := time.Now()
+	_, err := db.Query(t.Context(), doubling, 0)
+	took := time.Since(start)
+	if !strings.Contains(strings.Join(db.Guard(), "\n"), "tmp_disk_table_size") {
+		var te *source.TimeoutError
+		if !errors.As(err, &te) {
+			t.Errorf("MySQL: %v, want the timeout", err)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), "temporary table of more than 32 MiB on disk") {
+		t.Fatalf("err = %v, want the temporary table's bound", err)
+	}
+	if took > 10*time.Second {
+		t.Errorf("took %v: the bound did not stop it before the time limit", took)
+	}
+	if res, err := db.Query(t.Context(), "SELECT COUNT(*) FROM t", 0); err != nil || len(res.Rows) != 1 {
+		t.Errorf("the next call: %v", err)
 	}
 }
