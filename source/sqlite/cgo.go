@@ -597,6 +597,10 @@ func limitError(code sqlite3.ErrNo, msg string) error {
 			return fmt.Errorf("%s: LIKE and GLOB patterns may be at most %d bytes on this server, since matching one costs "+
 				"up to the text's length times the pattern's; match a shorter, distinctive part", msg, sqliteLikePattern)
 		}
+	case sqlite3.ErrFull:
+		return fmt.Errorf("the query needed more than %d MiB of temporary disk space for one sort or intermediate result "+
+			"(or the disk is full) and was stopped; make it cheaper: filter with WHERE before sorting or grouping, "+
+			"select fewer columns, aggregate before joining, or add LIMIT to an ORDER BY", tempLimitNow()>>20)
 	case sqlite3.ErrTooBig:
 		return fmt.Errorf("%s: no value may be longer than %d bytes on this server; "+
 			"select a part of it with substr() or its size with length(), or aggregate fewer rows", msg, sqliteMaxValueBytes)

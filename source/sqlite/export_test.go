@@ -13,3 +13,11 @@ var OpenEngineOnly = func(path string) (interface {
 }, error) {
 	return openSQLite(path, false, 1)
 }
+
+// SetTempFileLimit sets the bound of SQLite's temporary files opened from
+// now on, and returns the one before.
+func SetTempFileLimit(n int64) (was int64) {
+	was = tempLimitNow()
+	setTempFileLimit(n)
+	return was
+}

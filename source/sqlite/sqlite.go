@@ -140,8 +140,12 @@ func checkHeader(path string) error {
 // ATTACH, and untrusted schema. When guarded, every connection also gets the
 // guard; only tests of the engine wall alone leave it off.
 // Its connections, at most maxConns, add their share to SQLite's
-// process-wide heap limit until the database is closed.
+// process-wide heap limit until the database is closed, and each
+// temporary file they write is bounded (tempvfs.go).
 func openSQLite(path string, guarded bool, maxConns int) (*sql.DB, error) {
+	if err := boundTempFiles(); err != nil {
+		return nil, err
+	}
 	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&_query_only=1&_busy_timeout=5000"}
 	c := &sqliteConnector{dsn: u.String(), guarded: guarded}
 	c.release = reserveHeap(int64(maxConns) * sqliteConnHeap)
