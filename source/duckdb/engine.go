@@ -131,13 +131,13 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 	if err != nil {
 		return nil, err
 	}
-	sb, err := prepareSandbox(ctx, path, views)
+	sb, err := prepareSandbox(path, views)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	b := &backend{sb: sb, limits: cfg.Limits, workers: &workers{open: opening{
 		DB: sb.db, Files: sb.files, Spill: sb.dir, Memory: lim.memory, Temp: lim.temp,
-		Threads: lim.threads, Conns: maxConns, DataLimit: bound, Raw: allowRaw,
+		Threads: lim.threads, Conns: maxConns, DataLimit: bound, Raw: allowRaw, Build: wireViews(views),
 	}}}
 	err = b.init(ctx)
 	if err == nil {
@@ -206,6 +206,9 @@ func (b *backend) init(ctx context.Context) error {
 	defer c.Release(nil)
 	cn := c.(*conn)
 	b.settings = cn.w.settings
+	if made := b.workers.built; made != nil {
+		b.sb.files, b.sb.estimates, b.sb.warnings = made.Files, made.Estimates, made.Warnings
+	}
 	fns, err := cn.all(ctx, guard.DuckDBFunctionsSQL)
 	if err != nil {
 		return fmt.Errorf("listing DuckDB's functions: %w", err)

@@ -33,7 +33,8 @@ type workers struct {
 
 	mu     sync.Mutex
 	cur    *worker
-	n      int // workers started
+	n      int    // workers started
+	built  *built // what the first worker made of open.Build
 	closed bool
 }
 
@@ -56,6 +57,10 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 	w, err := startWorker(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	if w.built != nil {
+		// The catalog is made: the next workers open it as it is.
+		ws.built, ws.open.Build, ws.open.Files = w.built, nil, w.built.Files
 	}
 	ws.cur = w
 	return w, nil
@@ -108,6 +113,7 @@ type worker struct {
 	cmd      *exec.Cmd
 	spill    string
 	settings []string
+	built    *built
 	bound    int64
 	stderr   *tail
 
@@ -162,7 +168,7 @@ func startWorker(ctx context.Context, o opening) (*worker, error) {
 	w.enc = gob.NewEncoder(w.out)
 	go w.read(out)
 	r, err := w.do(ctx, request{Op: opOpen, Open: &o}, nil, nil)
-	w.settings = r.Settings
+	w.settings, w.built = r.Settings, r.Built
 	if err != nil {
 		w.stop("it could not open the database")
 		var ce *source.ConnError

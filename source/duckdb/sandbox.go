@@ -59,9 +59,9 @@ type limits struct {
 }
 
 // prepareSandbox makes the private directory for the DuckDB file at
-// dbPath or, when views is not empty, builds a catalog of views over them
-// in it.
-func prepareSandbox(ctx context.Context, dbPath string, views []served) (_ *sandbox, err error) {
+// dbPath or, when views is not empty, names the catalog of views over
+// them that the first worker makes in it.
+func prepareSandbox(dbPath string, views []served) (_ *sandbox, err error) {
 	sweepOnce.Do(func() { sweepPrivate() })
 	dir, err := os.MkdirTemp("", privatePrefix)
 	if err != nil {
@@ -77,13 +77,35 @@ func prepareSandbox(ctx context.Context, dbPath string, views []served) (_ *sand
 		return nil, fmt.Errorf("locking DuckDB's private directory: %w", err)
 	}
 	if len(views) > 0 {
+		// The first worker makes the catalog (buildCatalog).
 		s.db = filepath.Join(dir, catalogName(views)+".duckdb")
-		if views, err = s.build(ctx, s.db, views); err != nil {
-			return nil, err
-		}
 	}
 	s.files = readable(views)
 	return s, nil
+}
+
+// buildCatalog makes, in the worker, the catalog of views at path, and
+// says what it made.
+func buildCatalog(ctx context.Context, path string, want []wireView) (*built, error) {
+	views := make([]served, len(want))
+	for i, v := range want {
+		views[i] = served{name: v.Name, path: v.Path, kind: dataKind(v.Kind), files: v.Files}
+	}
+	s := &sandbox{estimates: map[string]int64{}}
+	made, err := s.build(ctx, path, views)
+	if err != nil {
+		return nil, err
+	}
+	return &built{Files: readable(made), Estimates: s.estimates, Warnings: s.warnings}, nil
+}
+
+// wireViews are views as opening.Build carries them.
+func wireViews(views []served) []wireView {
+	out := make([]wireView, len(views))
+	for i, v := range views {
+		out[i] = wireView{Name: v.name, Path: v.path, Kind: int(v.kind), Files: v.files}
+	}
+	return out
 }
 
 // openInstance opens o's database read-only, in the worker, and locks the

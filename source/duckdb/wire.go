@@ -77,6 +77,25 @@ type opening struct {
 	Unbounded string
 	// Raw allows opRaw.
 	Raw bool
+	// Build, for the first worker of a source of data files, are the
+	// views to make in a new catalog at DB before opening it; the reply's
+	// Built says what was made.
+	Build []wireView
+}
+
+// wireView is a view to make over files (served).
+type wireView struct {
+	Name, Path string
+	Kind       int
+	Files      []string
+}
+
+// built is what the worker made of opening.Build: the views' files, the
+// row counts Parquet's metadata gives, the files left out.
+type built struct {
+	Files     []string
+	Estimates map[string]int64
+	Warnings  []source.Warning
 }
 
 // reply is one message of the worker's answer to a request: the columns,
@@ -85,9 +104,10 @@ type reply struct {
 	ID      uint64
 	Columns []wireColumn
 	Rows    [][]any
-	// Text is opParse's answer; Settings opOpen's.
+	// Text is opParse's answer; Settings and Built opOpen's.
 	Text     string
 	Settings []string
+	Built    *built
 	Done     bool
 	Err      *wireError
 	// Retire, on a last reply, says the worker holds most of its memory

@@ -136,11 +136,22 @@ func (w *workerSide) open(req request) {
 	if err := limitData(o.DataLimit); err != nil {
 		bounded.DataLimit, bounded.Unbounded = 0, err.Error()
 	}
-	var settings []string
-	var err error
-	w.db, settings, err = openInstance(context.Background(), bounded)
+	var (
+		settings []string
+		made     *built
+		err      error
+	)
+	if len(o.Build) > 0 {
+		made, err = buildCatalog(context.Background(), o.DB, o.Build)
+		if made != nil {
+			bounded.Files = made.Files
+		}
+	}
+	if err == nil {
+		w.db, settings, err = openInstance(context.Background(), bounded)
+	}
 	w.raw, w.bound, w.conns = o.Raw, bounded.DataLimit, o.Conns
-	w.send(reply{ID: req.ID, Settings: settings, Done: true, Err: toWire(context.Background(), err)})
+	w.send(reply{ID: req.ID, Settings: settings, Built: made, Done: true, Err: toWire(context.Background(), err)})
 }
 
 // serve answers one request, its last reply marked Done.
