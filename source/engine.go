@@ -271,6 +271,13 @@ type PoolStats struct {
 	Max   int // the most the pool opens
 }
 
+// Restarter is what a Backend implements when it runs its engine in a
+// process of its own that it replaces when that process ends while
+// serving (DuckDB's worker): Restarts counts them by why.
+type Restarter interface {
+	Restarts() map[string]uint64
+}
+
 // Settler is what a Backend implements when Open returns before all it
 // reads at start has been read (PostgreSQL's function catalog, read while
 // the tables are): Settle waits for the rest, and its error fails the

@@ -185,6 +185,15 @@ func (db *DB) LeftRunning() (int, <-chan struct{}) {
 	return 0, nil
 }
 
+// Restarts counts the engine processes the backend replaced, by why,
+// and false on an engine that runs none (see Restarter).
+func (db *DB) Restarts() (map[string]uint64, bool) {
+	if r, ok := db.b.(Restarter); ok {
+		return r.Restarts(), true
+	}
+	return nil, false
+}
+
 // PoolStats reports how the connection pool is used now, and false on an
 // engine that does not say (see Pooler).
 func (db *DB) PoolStats() (PoolStats, bool) {

@@ -155,11 +155,12 @@ func (m *metrics) write(w *bufio.Writer) {
 		return
 	}
 	type pool struct {
-		name string
-		open bool
-		left int
-		use  [3]int // open, in use, max
-		has  bool
+		name     string
+		open     bool
+		left     int
+		use      [3]int // open, in use, max
+		has      bool
+		restarts map[string]uint64
 	}
 	var dbs []pool
 	for _, src := range m.set.Sources() {
@@ -170,6 +171,7 @@ func (m *metrics) write(w *bufio.Writer) {
 			if s, ok := db.PoolStats(); ok {
 				p.use, p.has = [3]int{s.Open, s.InUse, s.Max}, true
 			}
+			p.restarts, _ = db.Restarts()
 		}
 		dbs = append(dbs, p)
 	}
@@ -181,6 +183,14 @@ func (m *metrics) write(w *bufio.Writer) {
 	for _, p := range dbs {
 		if p.open {
 			series(w, "sqlmcp_statements_left_running", []string{"database", p.name}, float64(p.left))
+		}
+	}
+	header(w, "sqlmcp_engine_restarts_total", "counter", "Engine processes sqlmcp replaced after they ended while serving (DuckDB's worker), by database and reason: timeout, memory, ended.")
+	for _, p := range dbs {
+		for _, reason := range []string{"timeout", "memory", "ended"} {
+			if p.restarts != nil {
+				series(w, "sqlmcp_engine_restarts_total", []string{"database", p.name, "reason", reason}, float64(p.restarts[reason]))
+			}
 		}
 	}
 	header(w, "sqlmcp_pool_connections", "gauge", "Connections of the database's pool, by state: open (idle or held) and in_use (PostgreSQL, MySQL).")

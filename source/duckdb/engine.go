@@ -235,6 +235,12 @@ func (b *backend) init(ctx context.Context) error {
 
 func (b *backend) Info() source.Info { return b.info }
 
+// Restarts counts the workers that ended while serving, by why:
+// "timeout" (stopped past a statement's time), "memory" (replaced to hand
+// memory back, or after an allocation failed), "ended" (a crash, or a
+// kill from outside).
+func (b *backend) Restarts() map[string]uint64 { return b.workers.counts() }
+
 // Close stops the worker and removes the private directory.
 func (b *backend) Close() error {
 	b.workers.close()
@@ -268,6 +274,7 @@ func (b *backend) DataStamp() any { return nil }
 
 var _ source.Engine = Engine{}
 var _ source.Backend = (*backend)(nil)
+var _ source.Restarter = (*backend)(nil)
 
 // errNotQuery is the engine's own refusal, after the guard.
 var errNotQuery = &guard.Error{Reason: "only a query can run here", Hint: "Send one SELECT statement"}

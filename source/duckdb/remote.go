@@ -26,6 +26,14 @@ import (
 // past it.
 const duckGiveUp = 2 * time.Second
 
+// Why sqlmcp stops a worker.
+const (
+	whyTimeout = "a statement ran on past its time limit and the grace to stop it"
+	whyMemory  = "it was replaced, to hand its memory back"
+	whyClosed  = "the source closed"
+	whyOpen    = "it could not open the database"
+)
+
 // workers keeps one worker process running for a source, starting it
 // again, on the next call, when it stopped.
 type workers struct {
@@ -36,6 +44,44 @@ type workers struct {
 	n      int    // workers started
 	built  *built // what the first worker made of open.Build
 	closed bool
+
+	// restarts counts the workers that ended while serving, by why:
+	// "timeout", "memory", "ended" (a crash, or a kill from outside).
+	rmu      sync.Mutex
+	restarts map[string]uint64
+}
+
+// ended counts a worker that ended, unless it was closed with its source
+// or never opened.
+func (ws *workers) ended(stoppedFor *string) {
+	kind := "ended"
+	if stoppedFor != nil {
+		switch *stoppedFor {
+		case whyTimeout:
+			kind = "timeout"
+		case whyMemory:
+			kind = "memory"
+		default:
+			return
+		}
+	}
+	ws.rmu.Lock()
+	defer ws.rmu.Unlock()
+	if ws.restarts == nil {
+		ws.restarts = map[string]uint64{}
+	}
+	ws.restarts[kind]++
+}
+
+// counts returns a copy of restarts.
+func (ws *workers) counts() map[string]uint64 {
+	ws.rmu.Lock()
+	defer ws.rmu.Unlock()
+	out := make(map[string]uint64, len(ws.restarts))
+	for k, n := range ws.restarts {
+		out[k] = n
+	}
+	return out
 }
 
 // get returns the running worker, starting one when none runs.
@@ -54,7 +100,7 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 	ws.n++
 	o := ws.open
 	o.Spill = filepath.Join(ws.open.Spill, fmt.Sprintf("spill-%d", ws.n))
-	w, err := startWorker(ctx, o)
+	w, err := startWorker(ctx, o, ws.ended)
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +160,7 @@ type worker struct {
 	spill    string
 	settings []string
 	built    *built
+	ended    func(stoppedFor *string) // told once the process ended
 	bound    int64
 	stderr   *tail
 
@@ -142,7 +189,7 @@ type call struct {
 }
 
 // startWorker starts a worker and opens o in it.
-func startWorker(ctx context.Context, o opening) (*worker, error) {
+func startWorker(ctx context.Context, o opening, ended func(stoppedFor *string)) (*worker, error) {
 	registerCells()
 	exe, err := ownProgram()
 	if err != nil {
@@ -151,7 +198,7 @@ func startWorker(ctx context.Context, o opening) (*worker, error) {
 	cmd := exec.Command(exe)
 	cmd.Args = []string{"sqlmcp-duckdb-worker"}
 	cmd.Env = append(workerEnviron(os.Environ()), workerEnv+"=1")
-	w := &worker{cmd: cmd, spill: o.Spill, bound: o.DataLimit, stderr: &tail{}, calls: map[uint64]*call{}, dead: make(chan struct{})}
+	w := &worker{cmd: cmd, spill: o.Spill, bound: o.DataLimit, stderr: &tail{}, calls: map[uint64]*call{}, dead: make(chan struct{}), ended: ended}
 	cmd.Stderr = w.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -170,7 +217,7 @@ func startWorker(ctx context.Context, o opening) (*worker, error) {
 	r, err := w.do(ctx, request{Op: opOpen, Open: &o}, nil, nil)
 	w.settings, w.built = r.Settings, r.Built
 	if err != nil {
-		w.stop("it could not open the database")
+		w.stop(whyOpen)
 		var ce *source.ConnError
 		if errors.As(err, &ce) {
 			return nil, fmt.Errorf("DuckDB's worker (%s) ended before it answered (a program that serves DuckDB must call duckdb.ServeWorker first in main): %w", exe, err)
@@ -204,6 +251,9 @@ func (w *worker) read(out io.Reader) {
 	err := w.cmd.Wait()
 	w.why = w.reason(err)
 	os.RemoveAll(w.spill)
+	if w.ended != nil {
+		w.ended(w.stoppedFor.Load())
+	}
 	close(w.dead)
 }
 
@@ -250,21 +300,21 @@ func (w *worker) stopWhenIdle() {
 	idle := len(w.calls) == 0
 	w.mu.Unlock()
 	if idle {
-		go w.stop("it was replaced, to hand its memory back")
+		go w.stop(whyMemory)
 	}
 }
 
 // end closes the worker's input, which ends it once its statements are
 // interrupted, and stops it if it has not ended a second later.
 func (w *worker) end() {
-	w.stoppedFor.CompareAndSwap(nil, new("the source closed"))
+	w.stoppedFor.CompareAndSwap(nil, new(whyClosed))
 	w.wmu.Lock()
 	w.in.Close()
 	w.wmu.Unlock()
 	select {
 	case <-w.dead:
 	case <-time.After(time.Second):
-		w.stop("the source closed")
+		w.stop(whyClosed)
 	}
 }
 
@@ -305,7 +355,7 @@ func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn)
 		w.mu.Unlock()
 		close(c.gone)
 		if idle && w.retiring.Load() {
-			go w.stop("it was replaced, to hand its memory back")
+			go w.stop(whyMemory)
 		}
 	}()
 	if dl, ok := ctx.Deadline(); ok {
@@ -349,7 +399,7 @@ func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn)
 			done = nil
 			stop()
 		case <-giveUp:
-			w.stop("a statement ran on " + duckGiveUp.String() + " after it was asked to stop")
+			w.stop(whyTimeout)
 			return reply{}, ctx.Err()
 		case <-w.dead:
 			return reply{}, w.lost()

@@ -86,6 +86,9 @@ func TestRunawayValues(t *testing.T) {
 	if n, _ := db.LeftRunning(); n != 0 {
 		t.Errorf("LeftRunning = %d, want 0", n)
 	}
+	if r, _ := db.Restarts(); r["memory"] == 0 || r["ended"] != 0 {
+		t.Errorf("restarts %v, want workers replaced for memory and none ended by itself", r)
+	}
 	if grew := peakRSS(t) - before; grew > 256<<20 {
 		t.Errorf("sqlmcp's own peak memory grew by %d MiB", grew>>20)
 	}
@@ -138,6 +141,9 @@ func TestWorkerStoppedPastItsTime(t *testing.T) {
 	t.Logf("the first call on a new worker took %v", time.Since(start))
 	if now := duckdb.WorkerPID(db.Backend()); now == pid || !alive(now) {
 		t.Errorf("worker %d after, %d before: want a new one", now, pid)
+	}
+	if r, ok := db.Restarts(); !ok || r["timeout"] != 1 || r["ended"]+r["memory"] != 0 {
+		t.Errorf("restarts %v, want one for a timeout", r)
 	}
 }
 
@@ -196,6 +202,9 @@ func TestWorkerKilled(t *testing.T) {
 	}
 	if res, err := db.Query(t.Context(), "SELECT count(*) FROM people", 0); err != nil || len(res.Rows) != 1 {
 		t.Fatalf("afterwards: %v", err)
+	}
+	if r, _ := db.Restarts(); r["ended"] != 3 || r["timeout"]+r["memory"] != 0 {
+		t.Errorf("restarts %v, want three workers ended from outside", r)
 	}
 }
 
