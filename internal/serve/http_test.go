@@ -390,8 +390,16 @@ func TestHTTPBusy(t *testing.T) {
 	if busy == 0 || timeout == 0 {
 		t.Errorf("got %d busy and %d timed out, want some of each: %q", busy, timeout, texts)
 	}
-	if n := len(s.log.Find(map[string]any{"event": "tool_call", "verdict": "busy"})); n != busy {
-		t.Errorf("%d busy calls in the audit log, want %d", n, busy)
+	// Each call's event is written before its answer; the wait only
+	// spares the check the order in which the answers were read.
+	n := 0
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if n = len(s.log.Find(map[string]any{"event": "tool_call", "verdict": "busy"})); n == busy || time.Now().After(deadline) {
+			break
+		}
+	}
+	if n != busy {
+		t.Errorf("%d busy calls in the audit log, want %d: %s", n, busy, s.log.Find(map[string]any{"event": "tool_call"}))
 	}
 }
 
