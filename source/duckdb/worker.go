@@ -32,6 +32,7 @@ func ServeWorker() {
 	if os.Getenv(workerEnv) != "1" {
 		return
 	}
+	nameWorker()
 	if err := serveWorker(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "sqlmcp DuckDB worker:", err)
 		os.Exit(1)
