@@ -50,7 +50,7 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		}
 		t := source.TableDef{Schema: schema, Name: name, OnPath: schema == "main", Kind: str(row[2]), Description: str(row[3])}
 		t.Estimate, _ = row[4].(int64)
-		if n, ok := b.sb.estimates[name]; ok && schema == "main" && t.Kind == "view" {
+		if n, ok := b.built.estimate(name); ok && schema == "main" && t.Kind == "view" {
 			t.Estimate = n
 		}
 		index[[2]string{schema, name}] = len(tables)

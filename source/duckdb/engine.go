@@ -136,7 +136,7 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	b := &backend{sb: sb, limits: cfg.Limits, workers: &workers{open: opening{
-		DB: sb.db, Files: sb.files, Spill: sb.dir, Memory: lim.memory, Temp: lim.temp,
+		DB: sb.db, Files: readable(views), Spill: sb.dir, Memory: lim.memory, Temp: lim.temp,
 		Threads: lim.threads, Conns: maxConns, DataLimit: bound, Raw: allowRaw, Build: wireViews(views),
 	}}}
 	err = b.init(ctx)
@@ -191,9 +191,12 @@ type backend struct {
 	// settings are the locked instance's, as its first worker read them
 	// back: Guard lines for the start log and sqlmcp check.
 	settings []string
-	limits   sqlmcp.Limits
-	info     source.Info
-	guard    *guard.DuckDB
+	// built is what the first worker made of the served files; nil for a
+	// DuckDB file.
+	built  *built
+	limits sqlmcp.Limits
+	info   source.Info
+	guard  *guard.DuckDB
 }
 
 // init starts the worker and reads the catalog's functions and relations
@@ -205,10 +208,7 @@ func (b *backend) init(ctx context.Context) error {
 	}
 	defer c.Release(nil)
 	cn := c.(*conn)
-	b.settings = cn.w.settings
-	if made := b.workers.built; made != nil {
-		b.sb.files, b.sb.estimates, b.sb.warnings = made.Files, made.Estimates, made.Warnings
-	}
+	b.settings, b.built = cn.w.settings, cn.w.built
 	fns, err := cn.all(ctx, guard.DuckDBFunctionsSQL)
 	if err != nil {
 		return fmt.Errorf("listing DuckDB's functions: %w", err)
@@ -261,7 +261,12 @@ func (b *backend) Ready(ctx context.Context) error {
 }
 
 // Warnings names the files left out because DuckDB could not read them.
-func (b *backend) Warnings() []source.Warning { return b.sb.warnings }
+func (b *backend) Warnings() []source.Warning {
+	if b.built == nil {
+		return nil
+	}
+	return b.built.Warnings
+}
 
 // SchemaVersion: the database is read-only and the views fixed, so the
 // schema never changes while sqlmcp serves it.

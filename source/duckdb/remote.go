@@ -41,47 +41,31 @@ type workers struct {
 
 	mu     sync.Mutex
 	cur    *worker
-	n      int    // workers started
-	built  *built // what the first worker made of open.Build
+	n      int // workers started
 	closed bool
 
-	// restarts counts the workers that ended while serving, by why:
-	// "timeout", "memory", "ended" (a crash, or a kill from outside).
-	rmu      sync.Mutex
-	restarts map[string]uint64
+	// timeouts, replaced and crashed count the workers that ended while
+	// serving: stopped past a statement's time, replaced to hand memory
+	// back, or ended by themselves (a crash, a kill from outside).
+	timeouts, replaced, crashed atomic.Uint64
 }
 
 // ended counts a worker that ended, unless it was closed with its source
 // or never opened.
 func (ws *workers) ended(stoppedFor *string) {
-	kind := "ended"
-	if stoppedFor != nil {
-		switch *stoppedFor {
-		case whyTimeout:
-			kind = "timeout"
-		case whyMemory:
-			kind = "memory"
-		default:
-			return
-		}
+	switch {
+	case stoppedFor == nil:
+		ws.crashed.Add(1)
+	case *stoppedFor == whyTimeout:
+		ws.timeouts.Add(1)
+	case *stoppedFor == whyMemory:
+		ws.replaced.Add(1)
 	}
-	ws.rmu.Lock()
-	defer ws.rmu.Unlock()
-	if ws.restarts == nil {
-		ws.restarts = map[string]uint64{}
-	}
-	ws.restarts[kind]++
 }
 
-// counts returns a copy of restarts.
+// counts are the workers ended while serving, by why.
 func (ws *workers) counts() map[string]uint64 {
-	ws.rmu.Lock()
-	defer ws.rmu.Unlock()
-	out := make(map[string]uint64, len(ws.restarts))
-	for k, n := range ws.restarts {
-		out[k] = n
-	}
-	return out
+	return map[string]uint64{"timeout": ws.timeouts.Load(), "memory": ws.replaced.Load(), "ended": ws.crashed.Load()}
 }
 
 // get returns the running worker, starting one when none runs.
@@ -95,7 +79,7 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 		return ws.cur, nil
 	}
 	if ws.cur != nil {
-		ws.cur.stopWhenIdle()
+		ws.cur.retire()
 	}
 	ws.n++
 	o := ws.open
@@ -106,7 +90,7 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 	}
 	if w.built != nil {
 		// The catalog is made: the next workers open it as it is.
-		ws.built, ws.open.Build, ws.open.Files = w.built, nil, w.built.Files
+		ws.open.Build, ws.open.Files = nil, w.built.Files
 	}
 	ws.cur = w
 	return w, nil
@@ -262,7 +246,7 @@ func (w *worker) reason(exit error) error {
 	if why := w.stoppedFor.Load(); why != nil {
 		return fmt.Errorf("DuckDB's worker process was stopped: %s", *why)
 	}
-	last := w.stderr.String()
+	last := w.stderr.lower()
 	if w.bound > 0 && (strings.Contains(last, "out of memory") || strings.Contains(last, "bad_alloc") || strings.Contains(last, "cannot allocate memory")) {
 		return fmt.Errorf("DuckDB's worker process ran out of its memory bound (%d MiB) and ended", w.bound>>20)
 	}
@@ -292,14 +276,20 @@ func (w *worker) stop(why string) {
 	<-w.dead
 }
 
-// stopWhenIdle marks the worker to be replaced, and stops it now if no
-// call uses it (else the last call to end does).
-func (w *worker) stopWhenIdle() {
+// retire marks the worker to be replaced, and stops it once no call
+// uses it.
+func (w *worker) retire() {
 	w.retiring.Store(true)
+	w.stopIfRetired()
+}
+
+// stopIfRetired stops a retiring worker no call uses; the last call to
+// end calls it again.
+func (w *worker) stopIfRetired() {
 	w.mu.Lock()
 	idle := len(w.calls) == 0
 	w.mu.Unlock()
-	if idle {
+	if idle && w.retiring.Load() {
 		go w.stop(whyMemory)
 	}
 }
@@ -329,7 +319,7 @@ func (w *worker) send(r request) error {
 }
 
 // lost is the error of a call whose worker ended under it: a connection
-// error, which sent no row when rows is false.
+// error, which the door runs again when no row had come.
 func (w *worker) lost() error {
 	<-w.dead
 	return &source.ConnError{Reason: w.why.Error(), Err: w.why}
@@ -351,12 +341,9 @@ func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn)
 	defer func() {
 		w.mu.Lock()
 		delete(w.calls, req.ID)
-		idle := len(w.calls) == 0
 		w.mu.Unlock()
 		close(c.gone)
-		if idle && w.retiring.Load() {
-			go w.stop(whyMemory)
-		}
+		w.stopIfRetired()
 	}()
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl
@@ -443,7 +430,8 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *tail) String() string {
+// lower is the tail, lower-cased.
+func (t *tail) lower() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.ToLower(string(t.buf))

@@ -18,8 +18,8 @@ import (
 )
 
 // sandbox is a source's private directory, which holds the catalog of
-// views over the served files and the worker's spill folders, and what
-// the worker opens in it: the database, and the only files it may read.
+// views over the served files and the workers' spill folders, and the
+// database the worker opens in it.
 type sandbox struct {
 	dir string
 	// release gives up the private directory's lock (holdPrivate).
@@ -27,13 +27,6 @@ type sandbox struct {
 	// db is the database the worker opens read-only: the served DuckDB
 	// file, or the views' catalog.
 	db string
-	// files are the served data files, the only ones DuckDB may open
-	// beside db.
-	files []string
-	// estimates are row counts known without a scan (Parquet metadata),
-	// by view name.
-	estimates map[string]int64
-	warnings  []source.Warning
 }
 
 // Close removes the private directory.
@@ -60,14 +53,14 @@ type limits struct {
 
 // prepareSandbox makes the private directory for the DuckDB file at
 // dbPath or, when views is not empty, names the catalog of views over
-// them that the first worker makes in it.
+// them that the first worker makes in it (buildCatalog).
 func prepareSandbox(dbPath string, views []served) (_ *sandbox, err error) {
 	sweepOnce.Do(func() { sweepPrivate() })
 	dir, err := os.MkdirTemp("", privatePrefix)
 	if err != nil {
 		return nil, fmt.Errorf("making a private directory for DuckDB: %w", err)
 	}
-	s := &sandbox{dir: dir, db: dbPath, estimates: map[string]int64{}}
+	s := &sandbox{dir: dir, db: dbPath}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -77,26 +70,46 @@ func prepareSandbox(dbPath string, views []served) (_ *sandbox, err error) {
 		return nil, fmt.Errorf("locking DuckDB's private directory: %w", err)
 	}
 	if len(views) > 0 {
-		// The first worker makes the catalog (buildCatalog).
 		s.db = filepath.Join(dir, catalogName(views)+".duckdb")
 	}
-	s.files = readable(views)
 	return s, nil
 }
 
-// buildCatalog makes, in the worker, the catalog of views at path, and
-// says what it made.
+// buildCatalog makes, in the worker, the catalog of views at path, with
+// Parquet's key-value descriptions as comments, and says what it made:
+// the files of the views made, Parquet's row counts, and a warning for
+// each file DuckDB cannot read, which is left out.
 func buildCatalog(ctx context.Context, path string, want []wireView) (*built, error) {
-	views := make([]served, len(want))
-	for i, v := range want {
-		views[i] = served{name: v.Name, path: v.Path, kind: dataKind(v.Kind), files: v.Files}
-	}
-	s := &sandbox{estimates: map[string]int64{}}
-	made, err := s.build(ctx, path, views)
+	w, err := sql.Open("duckdb", path+"?threads=1&autoload_known_extensions=false&autoinstall_known_extensions=false")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("making the views' catalog: %w", err)
 	}
-	return &built{Files: readable(made), Estimates: s.estimates, Warnings: s.warnings}, nil
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	b := &built{Estimates: map[string]int64{}}
+	for _, wv := range want {
+		v := served{name: wv.Name, path: wv.Path, kind: dataKind(wv.Kind), files: wv.Files}
+		if _, err := w.ExecContext(ctx, "CREATE VIEW "+quote(v.name)+" AS SELECT * FROM "+v.reader()); err != nil {
+			b.Warnings = append(b.Warnings, source.Warning{Event: "file",
+				Message: fmt.Sprintf("%s is not served: DuckDB cannot read it: %s", v.path, firstLine(err.Error()))})
+			continue
+		}
+		b.Files = append(b.Files, v.readable()...)
+		if v.kind != parquetData {
+			continue
+		}
+		var n sql.NullInt64
+		if err := w.QueryRowContext(ctx, "SELECT sum(num_rows) FROM parquet_file_metadata("+v.list()+")").Scan(&n); err == nil && n.Valid {
+			b.Estimates[v.name] = n.Int64
+		}
+		if err := describe(ctx, w, v.name, v.list()); err != nil {
+			return nil, err
+		}
+	}
+	if len(b.Files) == 0 {
+		return nil, errors.New(b.Warnings[0].Message)
+	}
+	return b, nil
 }
 
 // wireViews are views as opening.Build carries them.
@@ -261,42 +274,6 @@ func readable(views []served) []string {
 		files = append(files, v.readable()...)
 	}
 	return files
-}
-
-// build creates the views over the served files in a new database at
-// path, with Parquet's key-value descriptions as comments, and notes
-// Parquet's row counts. A file DuckDB cannot read is left out with a
-// warning; it returns the views made.
-func (s *sandbox) build(ctx context.Context, path string, views []served) ([]served, error) {
-	w, err := sql.Open("duckdb", path+"?threads=1&autoload_known_extensions=false&autoinstall_known_extensions=false")
-	if err != nil {
-		return nil, fmt.Errorf("making the views' catalog: %w", err)
-	}
-	defer w.Close()
-	w.SetMaxOpenConns(1)
-	var made []served
-	for _, v := range views {
-		if _, err := w.ExecContext(ctx, "CREATE VIEW "+quote(v.name)+" AS SELECT * FROM "+v.reader()); err != nil {
-			s.warnings = append(s.warnings, source.Warning{Event: "file",
-				Message: fmt.Sprintf("%s is not served: DuckDB cannot read it: %s", v.path, firstLine(err.Error()))})
-			continue
-		}
-		made = append(made, v)
-		if v.kind != parquetData {
-			continue
-		}
-		var n sql.NullInt64
-		if err := w.QueryRowContext(ctx, "SELECT sum(num_rows) FROM parquet_file_metadata("+v.list()+")").Scan(&n); err == nil && n.Valid {
-			s.estimates[v.name] = n.Int64
-		}
-		if err := describe(ctx, w, v.name, v.list()); err != nil {
-			return nil, err
-		}
-	}
-	if len(made) == 0 {
-		return nil, errors.New(s.warnings[0].Message)
-	}
-	return made, nil
 }
 
 // describe turns a Parquet file's key-value metadata into comments on the

@@ -98,6 +98,16 @@ type built struct {
 	Warnings  []source.Warning
 }
 
+// estimate is the row count Parquet's metadata gives for the view name;
+// b may be nil (a DuckDB file).
+func (b *built) estimate(name string) (int64, bool) {
+	if b == nil {
+		return 0, false
+	}
+	n, ok := b.Estimates[name]
+	return n, ok
+}
+
 // reply is one message of the worker's answer to a request: the columns,
 // then rows in batches, then one with Done set (and Err when it failed).
 type reply struct {

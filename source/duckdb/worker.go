@@ -25,7 +25,7 @@ const workerEnv = "SQLMCP_DUCKDB_WORKER"
 // ServeWorker makes this process sqlmcp's DuckDB worker, when it was
 // started as one, and exits once its parent is gone; otherwise it returns
 // at once. The engine starts the worker as a second copy of the running
-// program (os.Executable), so a program that opens DuckDB sources calls
+// program (ownProgram), so a program that opens DuckDB sources calls
 // ServeWorker first thing in main, and so does the TestMain of a test
 // binary that opens them.
 func ServeWorker() {
@@ -90,6 +90,7 @@ func serveWorker(in io.Reader, out io.Writer) error {
 		default:
 			ctx, cancel := context.WithCancel(context.Background())
 			if !req.Deadline.IsZero() {
+				cancel()
 				ctx, cancel = context.WithDeadline(context.Background(), req.Deadline)
 			}
 			w.mu.Lock()
@@ -210,18 +211,17 @@ func (w *workerSide) parse(ctx context.Context, text string) (string, error) {
 		p = &parser{c, st}
 	}
 	out, err := serializeSQL(ctx, p.st, text)
+	// An interrupted connection is not kept, nor more than conns.
 	w.pmu.Lock()
-	keep := len(w.parsers) < w.conns
+	keep := ctx.Err() == nil && len(w.parsers) < w.conns
+	if keep {
+		w.parsers = append(w.parsers, p)
+	}
 	w.pmu.Unlock()
-	if ctx.Err() != nil || !keep {
-		// An interrupted connection is not kept.
+	if !keep {
 		p.st.Close()
 		p.c.Close()
-		return out, err
 	}
-	w.pmu.Lock()
-	w.parsers = append(w.parsers, p)
-	w.pmu.Unlock()
 	return out, err
 }
 
