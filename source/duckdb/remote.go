@@ -402,10 +402,14 @@ func (e *wireError) err(ctx context.Context) error {
 	case errNotOneQuery:
 		return errNotQuery
 	case errStopped:
+		// The worker's deadline is the call's, and its timer can fire
+		// first: the call's follows at once, and says it was the time.
+		if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+			<-ctx.Done()
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		// The worker's deadline is the call's; it can pass there first.
 		return context.DeadlineExceeded
 	}
 	return errors.New(e.Message)
