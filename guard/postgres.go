@@ -1077,12 +1077,10 @@ func appendReflectChildren(dst []protoreflect.Message, m protoreflect.Message, d
 			if fd.MapValue().Message() == nil {
 				continue
 			}
-			var vals []protoreflect.Message
 			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-				vals = append(vals, mv.Message())
+				dst = append(dst, mv.Message())
 				return true
 			})
-			dst = append(dst, vals...)
 		default:
 			dst = append(dst, v.Message())
 		}

@@ -537,10 +537,7 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, asCom
 	if rc == 100 {
 		rc = C.read_row(s, C.int(ncol), cells)
 	}
-	for first := true; ; first = false {
-		if !first {
-			rc = C.step_row(s, C.int(ncol), cells)
-		}
+	for ; ; rc = C.step_row(s, C.int(ncol), cells) {
 		switch rc {
 		case 100: // SQLITE_ROW
 		case 101: // SQLITE_DONE
