@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"time"
 )
 
 // WrapConn returns c: raw calls are made on Linux only.
@@ -16,6 +17,9 @@ type File struct{ io.ReadWriter }
 
 // OpenFile returns nil: raw calls are made on Linux only.
 func OpenFile(*os.File) *File { return nil }
+
+// ReadSpin is Read.
+func (f *File) ReadSpin(p []byte, _ time.Duration) (int, error) { return f.Read(p) }
 
 // Close does nothing.
 func (*File) Close() error { return nil }

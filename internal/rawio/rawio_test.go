@@ -177,6 +177,57 @@ func TestFile(t *testing.T) {
 	}
 }
 
+// TestFileReadSpin: a read that spins gets what arrives while it spins,
+// and what arrives after it, waiting in the poller once its spin is over
+// rather than spinning on: a quarter of a second of waiting costs far
+// less than a quarter of a second of CPU.
+func TestFileReadSpin(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	rf := rawio.OpenFile(pr)
+	if rf == nil {
+		t.Fatal("a pipe was not opened raw")
+	}
+	buf := make([]byte, 16)
+	for _, c := range []struct {
+		after time.Duration // when the writer writes
+		spin  time.Duration
+	}{
+		{0, time.Second},
+		{time.Millisecond, time.Second},
+		{250 * time.Millisecond, time.Millisecond},
+		{10 * time.Millisecond, 0},
+	} {
+		before := cpuTime()
+		go func() {
+			time.Sleep(c.after)
+			pw.Write([]byte("ping"))
+		}()
+		n, err := rf.ReadSpin(buf, c.spin)
+		if err != nil || string(buf[:n]) != "ping" {
+			t.Fatalf("after %v, spinning %v: read %q, %v", c.after, c.spin, buf[:n], err)
+		}
+		if used := cpuTime() - before; c.spin < c.after && used > c.after/2 {
+			t.Errorf("waiting %v with a spin of %v used %v of CPU: the read spun on", c.after, c.spin, used)
+		}
+	}
+	pw.Close()
+	if _, err := rf.ReadSpin(buf, time.Millisecond); err != io.EOF {
+		t.Fatalf("a read after the writer closed: %v, want io.EOF", err)
+	}
+}
+
+// cpuTime is the CPU this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // TestFileNotAPipe: a regular file is left as it is.
 func TestFileNotAPipe(t *testing.T) {
 	f, err := os.CreateTemp(t.TempDir(), "x")

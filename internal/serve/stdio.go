@@ -73,8 +73,44 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c.ctx, c.stop = context.WithCancel(ctx)
 	t.conn = c
-	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10))
+	in := t.in
+	if s, ok := in.(spinner); ok {
+		in = idleSpin{in: s, c: c}
+	}
+	go c.readLoop(bufio.NewReaderSize(in, 64<<10))
 	return c, nil
+}
+
+// readSpin is how long the reader tries its input again, once every
+// request has its reply, before it sleeps until the next message: a
+// client's next call often follows at once (a script, an evaluation, an
+// agent's calls in a row), and waking a sleeping reader cost a fifth of a
+// trivial call's latency (rawio.File.ReadSpin). Measured with bench/ab on
+// SQLite, p50 of sequential calls: 50 µs of spin took 4% off, 100 µs and
+// 200 µs 21%, with no more CPU per call than sleeping and waking. A client
+// that pauses longer costs at most readSpin of CPU per reply.
+const readSpin = 100 * time.Microsecond
+
+// spinner is an input that can try a read again before it sleeps.
+type spinner interface {
+	ReadSpin(p []byte, spin time.Duration) (int, error)
+}
+
+// idleSpin reads its connection's input, spinning (readSpin) only while
+// no request is in flight: while one runs, the processor is the call's.
+type idleSpin struct {
+	in spinner
+	c  *stdioConn
+}
+
+func (s idleSpin) Read(p []byte) (int, error) {
+	s.c.mu.Lock()
+	idle := s.c.pending == 0
+	s.c.mu.Unlock()
+	if !idle {
+		return s.in.ReadSpin(p, 0)
+	}
+	return s.in.ReadSpin(p, readSpin)
 }
 
 // incoming is one message read, or the error that ended the input.
