@@ -772,7 +772,11 @@ func secretRelation(r *pg.RangeVar) *Error {
 	if !ok {
 		return nil
 	}
-	return &Error{Reason: "the catalog " + quoteRel(r) + " is not allowed: it shows credentials or the server's files", Hint: hint}
+	shows := "credentials or the server's files"
+	if hint == hintSessions {
+		shows = "other sessions' statements"
+	}
+	return &Error{Reason: "the catalog " + quoteRel(r) + " is not allowed: it shows " + shows, Hint: hint}
 }
 
 // relationValues judges a table reference by its row type: a query

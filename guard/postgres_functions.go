@@ -367,6 +367,7 @@ const (
 	hintNotify    = "Notifications are not allowed; send the query without pg_notify()"
 	hintSQLText   = "That function runs SQL given as text; send that SQL as the query instead"
 	hintSeed      = "The random seed cannot be changed; random() alone is fine"
+	hintSessions  = "Other sessions' statements can hold passwords and rows this server does not show; pg_stat_database and pg_locks describe the server's activity without them"
 )
 
 // pgDeniedFunctions are refused whatever the catalog says of them and
@@ -383,7 +384,10 @@ var pgDeniedFunctions = map[string]string{
 	"pg_export_snapshot": hintServer, "pg_stat_clear_snapshot": hintServer,
 	"txid_current": hintServer, "pg_current_xact_id": hintServer,
 	"set_config": hintSettings,
-	"nextval":    hintSequences, "setval": hintSequences, "currval": hintSequences, "lastval": hintSequences,
+	// The text of every session's statement: the functions behind
+	// pg_stat_activity (pgSecretRelations).
+	"pg_stat_get_activity": hintSessions, "pg_stat_get_backend_activity": hintSessions,
+	"nextval": hintSequences, "setval": hintSequences, "currval": hintSequences, "lastval": hintSequences,
 	"pg_notify": hintNotify,
 	"setseed":   hintSeed,
 	// Functions that run SQL built from their text arguments: core's,
@@ -407,11 +411,14 @@ var pgDeniedPrefixes = []struct{ prefix, hint string }{
 
 // pgSecretRelations are the system catalogs and views that show, to a
 // role allowed to read them (a superuser, as a sidecar often runs),
-// password hashes and stored credentials or the server's files, which the
-// functions behind some of them (pg_hba_file_rules(), pg_config()) are
-// refused for. Keyed by schema and name; an unqualified name counts in
+// password hashes and stored credentials, the server's files, or the text
+// of other sessions' statements (which can carry a password being set or
+// values of rows a policy hides), which the functions behind some of them
+// (pg_hba_file_rules(), pg_config(), pg_stat_get_activity()) are refused
+// for. Keyed by schema and name; an unqualified name counts in
 // pg_catalog, which the search path reads first.
 var pgSecretRelations = map[[2]string]string{
+	{"pg_catalog", "pg_stat_activity"}:             hintSessions,
 	{"pg_catalog", "pg_authid"}:                    hintSecrets,
 	{"pg_catalog", "pg_shadow"}:                    hintSecrets,
 	{"pg_catalog", "pg_user_mapping"}:              hintSecrets,

@@ -275,12 +275,26 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 		}
 	}
 	for _, sql := range []string{
+		"SELECT query FROM pg_stat_activity",
+		"SELECT * FROM pg_catalog.pg_stat_activity WHERE pid <> pg_backend_pid()",
+		"SELECT to_json(a) FROM (TABLE pg_stat_activity) a",
+		"SELECT count(*) FROM pg_stat_activity",
+	} {
+		err := guard.CheckPostgres(sql, lenient)
+		if err == nil || !strings.Contains(err.Error(), "other sessions' statements") {
+			t.Errorf("CheckPostgres(%q) = %v, want the catalog refused", sql, err)
+		}
+	}
+	for _, sql := range []string{
 		"SELECT rolname, rolpassword FROM pg_roles",
 		"SELECT usename FROM pg_user",
 		"SELECT name, setting FROM pg_settings",
 		"SELECT relname FROM pg_class",
 		"SELECT * FROM public.pg_config", // a table of the database's own, not the catalog
 		"SELECT * FROM information_schema.foreign_servers",
+		"SELECT * FROM public.pg_stat_activity",
+		"SELECT datname, numbackends FROM pg_stat_database",
+		"SELECT current_query()", // this statement's own text
 	} {
 		if err := guard.CheckPostgres(sql, lenient); err != nil {
 			t.Errorf("CheckPostgres(%q) = %v, want it allowed", sql, err)

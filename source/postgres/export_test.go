@@ -43,3 +43,9 @@ func ConnExec(ctx context.Context, db *source.DB, sql string) error {
 	_, err = conn.Exec(ctx, sql)
 	return err
 }
+
+// StillRunning is which of pids the server shows at work, as the count
+// of statements left running asks it.
+func StillRunning(db *source.DB, pids ...uint64) (map[uint64]bool, error) {
+	return db.Backend().(*backend).stillRunning(pids)
+}

@@ -319,6 +319,42 @@ func assertNothingRunning(t *testing.T, admin *pgx.Conn, name string) {
 	t.Errorf("still running on the server: %q", busy)
 }
 
+// TestPostgresStillRunning: the backends the count of statements left
+// running asks about are at work while they run a statement, and not
+// once they wait for their client or are gone, read through the guard
+// that refuses pg_stat_activity.
+func TestPostgresStillRunning(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	db := dbtest.Open(t, dsn, nil)
+	busy, idle := dbtest.PostgresConn(t, dsn), dbtest.PostgresConn(t, dsn)
+	pidOf := func(c *pgx.Conn) uint64 { return uint64(c.PgConn().PID()) }
+	done := make(chan error, 1)
+	go func() {
+		_, err := busy.Exec(context.Background(), "SELECT pg_sleep(3)")
+		done <- err
+	}()
+	const gone = 1 << 30 // no backend has it
+	var running map[uint64]bool
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var err error
+		if running, err = postgres.StillRunning(db, pidOf(busy), pidOf(idle), gone); err != nil {
+			t.Fatal(err)
+		}
+		if running[pidOf(busy)] {
+			break
+		}
+	}
+	if !running[pidOf(busy)] || running[pidOf(idle)] || running[gone] || len(running) != 1 {
+		t.Errorf("running %v, want only %d of %d (busy), %d (idle), %d (gone)", running, pidOf(busy), pidOf(busy), pidOf(idle), gone)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if running, err := postgres.StillRunning(db, pidOf(busy)); err != nil || len(running) != 0 {
+		t.Errorf("after the statement: running %v, %v; want none", running, err)
+	}
+}
+
 func TestPostgresTimeoutStopsTheServer(t *testing.T) {
 	dsn := dbtest.PostgresDSN(t)
 	db := dbtest.Open(t, dsn, &source.Options{MaxConns: 1, Limits: sqlmcp.Limits{Timeout: time.Second}})

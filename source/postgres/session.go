@@ -160,10 +160,15 @@ func (p *backend) trackLeft(pid uint32) {
 // gave up on have ended.
 const pgLeftPoll = 250 * time.Millisecond
 
-// pgLeftSQL finds which of the given backends are still at work. An idle
-// one is not one of them: a backend sqlmcp gave up on runs until it ends,
-// then exits, so an idle backend with that pid is a new one.
-const pgLeftSQL = `SELECT pid FROM pg_catalog.pg_stat_activity WHERE pid = ANY($1) AND state <> 'idle'`
+// pgLeftSQL finds which of the given backends are still at work. One
+// waiting for its client's next message is not one of them: a backend
+// sqlmcp gave up on runs until it ends, then exits, so a waiting backend
+// with that pid is a new one. It reads the statistics functions rather
+// than pg_stat_activity, which the guard refuses (it shows every
+// session's statement) for sqlmcp's own reads as for the model's.
+const pgLeftSQL = `SELECT pg_catalog.pg_stat_get_backend_pid(b) FROM pg_catalog.pg_stat_get_backend_idset() AS b
+	WHERE pg_catalog.pg_stat_get_backend_pid(b) = ANY($1)
+	AND pg_catalog.pg_stat_get_backend_wait_event(b) IS DISTINCT FROM 'ClientRead'`
 
 // stillRunning reports which of the backends pids the server shows at
 // work (source.Left's question).
