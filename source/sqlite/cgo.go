@@ -13,6 +13,7 @@ package sqlite
 typedef struct sqlite3 sqlite3;
 typedef struct sqlite3_stmt sqlite3_stmt;
 extern int sqlite3_step(sqlite3_stmt*);
+extern int tv_step(sqlite3_stmt*, void*);
 extern int sqlite3_reset(sqlite3_stmt*);
 extern int sqlite3_column_count(sqlite3_stmt*);
 extern int sqlite3_column_type(sqlite3_stmt*, int);
@@ -307,9 +308,10 @@ static int read_row(sqlite3_stmt *st, int ncol, cell *cells) {
 	return 100;
 }
 
-// step_row steps st and, on a row, reads it (read_row).
-static int step_row(sqlite3_stmt *st, int ncol, cell *cells) {
-	int rc = sqlite3_step(st);
+// step_row steps st with its temporary files' budget (tv_step) and, on
+// a row, reads it (read_row).
+static int step_row(sqlite3_stmt *st, int ncol, cell *cells, void *budget) {
+	int rc = tv_step(st, budget);
 	if (rc != 100) return rc;
 	return read_row(st, ncol, cells);
 }
@@ -475,6 +477,10 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, asCom
 		return err
 	}
 	db := C.sqlite3_db_handle(s)
+	// The files the run opens share one budget, freed once the reset
+	// below has closed them.
+	budget := newTempBudget()
+	defer releaseTempBudget(budget)
 	defer C.sqlite3_reset(s)
 	C.sqlite3_clear_bindings(s)
 	for i, a := range args {
@@ -516,7 +522,7 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, asCom
 	// compiled (a statement kept from an earlier call, or another process
 	// changing the schema between the compile and the step), and SELECT *
 	// then has the columns of now.
-	rc := C.sqlite3_step(s)
+	rc := C.tv_step(s, budget)
 	if asCompiled && C.sqlite3_stmt_status(s, 5, 0) > 0 { // SQLITE_STMTSTATUS_REPREPARE
 		return errRecompiled
 	}
@@ -537,7 +543,7 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, asCom
 	if rc == 100 {
 		rc = C.read_row(s, C.int(ncol), cells)
 	}
-	for ; ; rc = C.step_row(s, C.int(ncol), cells) {
+	for ; ; rc = C.step_row(s, C.int(ncol), cells, budget) {
 		switch rc {
 		case 100: // SQLITE_ROW
 		case 101: // SQLITE_DONE
@@ -595,7 +601,7 @@ func limitError(code sqlite3.ErrNo, msg string) error {
 				"up to the text's length times the pattern's; match a shorter, distinctive part", msg, sqliteLikePattern)
 		}
 	case sqlite3.ErrFull:
-		return fmt.Errorf("the query needed more than %d MiB of temporary disk space for one sort or intermediate result "+
+		return fmt.Errorf("the query needed more than %d MiB of temporary disk space for its sorts and intermediate results "+
 			"(or the disk is full) and was stopped; make it cheaper: filter with WHERE before sorting or grouping, "+
 			"select fewer columns, aggregate before joining, or add LIMIT to an ORDER BY", tempLimitNow()>>20)
 	case sqlite3.ErrTooBig:

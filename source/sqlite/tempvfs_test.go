@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,25 @@ func TestTempFilesBounded(t *testing.T) {
 	res, err := db.Query(t.Context(), "SELECT note FROM t ORDER BY note DESC", 5)
 	if err != nil || len(res.Rows) != 5 {
 		t.Fatalf("a sort within the bound: %v", err)
+	}
+	// The bound is the statement's, not each file's: one materialized
+	// result of 3 MB answers, four of them in one statement do not.
+	const m = "m%d AS MATERIALIZED (SELECT note || note || %d AS x FROM t)"
+	one := "WITH " + fmt.Sprintf(m, 1, 1) + " SELECT count(x) FROM m1"
+	if res, err := db.Query(t.Context(), one, 0); err != nil || res.Rows[0][0] != int64(20000) {
+		t.Fatalf("one materialized result within the bound: %v, %v", res, err)
+	}
+	var defs, reads []string
+	for i := 1; i <= 4; i++ {
+		defs = append(defs, fmt.Sprintf(m, i, i))
+		reads = append(reads, fmt.Sprintf("(SELECT count(x) FROM m%d)", i))
+	}
+	four := "WITH " + strings.Join(defs, ", ") + " SELECT " + strings.Join(reads, " + ")
+	if _, err := db.Query(t.Context(), four, 0); err == nil || !strings.Contains(err.Error(), "more than 4 MiB of temporary disk space") {
+		t.Errorf("four materialized results of 3 MB: %v, want the statement's bound", err)
+	}
+	// Each run has a budget of its own: the next call answers.
+	if _, err := db.Query(t.Context(), one, 0); err != nil {
+		t.Errorf("one materialized result after the refusal: %v", err)
 	}
 }
