@@ -370,6 +370,11 @@ func (c *stdioConn) readLoop(r *bufio.Reader) {
 		var err error
 		line, err = readLine(r, line[:0])
 		var calls []func() // answered directly
+		var long *lineTooLong
+		if errors.As(err, &long) {
+			c.writeLine(&jsonrpc.Response{Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: long.Error()}})
+			line, err = line[:0], long.err
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			msgs, derr := c.decodeLine(line)
 			if derr != nil {
@@ -568,18 +573,46 @@ func (c *stdioConn) cancelDirect(params json.RawMessage) bool {
 	return true
 }
 
+// MaxLineBytes bounds one message (or batch) read from stdio: a longer
+// line is skipped as it is read, never held, and answered with an error.
+// The longest SQL the guard reads (guard.MaxSQLBytes, 1 MiB) fits in it
+// with every character escaped.
+const MaxLineBytes = 8 << 20
+
+// lineTooLong is a line longer than MaxLineBytes, skipped; err is what
+// ended it (nil at its newline, io.EOF at the end of the input).
+type lineTooLong struct {
+	n   int
+	err error
+}
+
+func (e *lineTooLong) Error() string {
+	return fmt.Sprintf("invalid request: a message of %d bytes; the limit is %d", e.n, MaxLineBytes)
+}
+
 // readLine appends the next line of r, without its newline, to line. At
 // the end of the input it returns the last line, if unterminated, with
-// io.EOF.
+// io.EOF. A line longer than MaxLineBytes is read to its end and dropped,
+// and the error is a *lineTooLong.
 func readLine(r *bufio.Reader, line []byte) ([]byte, error) {
+	start := len(line)
+	n := 0
 	for {
 		chunk, err := r.ReadSlice('\n')
-		line = append(line, chunk...)
+		n += len(chunk)
+		if n <= MaxLineBytes+1 { // the newline does not count
+			line = append(line, chunk...)
+		}
 		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
+		case n > MaxLineBytes+1 || (n == MaxLineBytes+1 && err != nil):
+			if err == nil {
+				n-- // its newline
+			}
+			return line[:start], &lineTooLong{n: n, err: err}
+		case err == nil:
+			return line[:len(line)-1], nil
 		default:
 			return line, err
 		}

@@ -173,6 +173,43 @@ func testStdioLines(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
 	find(`"name":"run_query"`)
 }
 
+// TestStdioLineBound: a line longer than MaxLineBytes is skipped as it is
+// read and answered with an error, at the end of the input too; the line
+// at the bound and the requests after it are answered.
+func TestStdioLineBound(t *testing.T) {
+	t.Parallel()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ping := func(id int, pad int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"%s}`, id, strings.Repeat(" ", pad)) + "\n"
+	}
+	at := ping(2, 0)
+	at = ping(2, serve.MaxLineBytes-len(at)+1) // MaxLineBytes before its newline
+	in := strings.Join([]string{
+		strings.SplitAfter(initializeLine, "\n")[0],
+		ping(1, serve.MaxLineBytes), // past the bound
+		at,
+		ping(3, 0),
+		ping(4, serve.MaxLineBytes+5)[:serve.MaxLineBytes+2], // unterminated, past the bound
+	}, "")
+	var out bytes.Buffer
+	if err := serve.Stdio(t.Context(), srv, strings.NewReader(in), &out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	got := replies(t, out.Bytes())
+	for _, id := range []string{"0", "2", "3"} {
+		if _, ok := got[id]["result"]; !ok {
+			t.Errorf("request %s: got %s, want a result", id, got[id])
+		}
+	}
+	if _, ok := got["1"]; ok {
+		t.Errorf("the line past the bound was answered as a request: %s", got["1"])
+	}
+	tooLong := strings.Count(out.String(), "the limit is "+fmt.Sprint(serve.MaxLineBytes))
+	if tooLong != 2 {
+		t.Errorf("%d replies say a message was too long, want 2:\n%.2000s", tooLong, out.String())
+	}
+}
+
 // TestStdioClient: the go-sdk's own client over a pair of pipes calls
 // every tool.
 func TestStdioClient(t *testing.T) {
