@@ -13,11 +13,17 @@ import (
 // bare, and what follows a colon is the thing the message is about. So
 // everything from the first quote to the last (of any kind, as translated
 // messages use other quotes; a quote inside a value cannot end the cut
-// early), everything after the first colon, and every word holding a digit
-// go. What is left is the message's fixed wording: "invalid input syntax
-// for type integer: …", "column "…" does not exist".
+// early), everything after the first colon, the lines after the first, and
+// every bare word shaped like a value rather than wording (valueLike) go.
+// What is left is the message's fixed wording: "invalid input syntax for
+// type integer: …", "column "…" does not exist".
 func RedactValues(msg string) string {
 	const cut = "…"
+	if i := strings.IndexAny(msg, "\r\n"); i >= 0 {
+		// The lines after the first show where the value went wrong
+		// (DuckDB's caret under the value, repeated bare).
+		msg = msg[:i] + " " + cut
+	}
 	isQuote := func(r rune) bool { return strings.ContainsRune("\"'`“”„‘’‚«»‹›「」", r) }
 	if first := strings.IndexFunc(msg, isQuote); first >= 0 {
 		last := strings.LastIndexFunc(msg, isQuote)
@@ -32,7 +38,7 @@ func RedactValues(msg string) string {
 	}
 	words := strings.Fields(msg)
 	for i, w := range words {
-		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+		if valueLike(w) {
 			words[i] = cut
 		}
 	}
@@ -47,4 +53,18 @@ func (e *EngineError) Redacted() string {
 		return RedactValues(e.Message)
 	}
 	return RedactValues(e.Message) + " (SQLSTATE " + e.Code + ")"
+}
+
+// valueLike reports whether a bare word of a message looks like a value
+// rather than the engine's wording: it holds a digit, an underscore, or a
+// capital past its first letter (a code, an identifier, a word the
+// statement made up: DuckDB's error() is the model's own text). Engines
+// word their messages in lower case, a sentence's first word capitalized.
+func valueLike(w string) bool {
+	for i, r := range w {
+		if unicode.IsDigit(r) || r == '_' || (i > 0 && unicode.IsUpper(r)) {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,11 @@ func TestRedactValues(t *testing.T) {
 		{`near "secret": syntax error`, `near "…": …`},
 		{`no such column: secret`, `no such column: …`},
 		{`division by zero`, `division by zero`},
+		{"Could not parse string \"x\" according to format \"%Y\"\nROWSECRET\n^\nError: x", `Could not parse string "…" …`},
+		{`ROWSECRET_ALICE`, `…`},
+		{`mimFmikgmlnomhmDngmCmliEmjmFmD`, `…`},
+		{`Invalid Input Error: x`, `Invalid Input Error: …`},
+		{`Malformed JSON at byte 7 of input`, `Malformed … at byte … of input`},
 	}
 	for _, tt := range tests {
 		if got := source.RedactValues(tt.msg); got != tt.want {

@@ -25,7 +25,7 @@ type describeTableIn struct {
 	Table string `json:"table" jsonschema:"as list_tables names it"`
 }
 
-func (in describeTableIn) audit(e *zerolog.Event) { e.Str("table", in.Table) }
+func (in describeTableIn) audit(e *zerolog.Event) { e.Str("table", logged(in.Table)) }
 
 type describeTableOut struct {
 	Name          string              `json:"name"`

@@ -28,7 +28,7 @@ type listTablesIn struct {
 }
 
 func (in listTablesIn) audit(e *zerolog.Event) {
-	e.Str("filter", in.Filter).Int("limit", in.Limit).Bool("names_only", in.NamesOnly)
+	e.Str("filter", logged(in.Filter)).Int("limit", in.Limit).Bool("names_only", in.NamesOnly)
 }
 
 type listTablesOut struct {

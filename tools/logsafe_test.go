@@ -1,7 +1,9 @@
 package tools_test
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/source"
 	"github.com/sqlmcp/sqlmcp/tools"
@@ -116,6 +119,34 @@ func auditValues(t *testing.T, ls *loggedSession, calls []call, secrets []string
 		}
 		if errs != len(calls) {
 			t.Errorf("%d errors in the %s, want %d:\n%s", errs, name, len(calls), log.String())
+		}
+	}
+}
+
+// TestAuditLogBoundsArguments: an argument longer than any statement the
+// server runs (refused for its size) is logged as its start, its length
+// and its hash, not whole; a statement the guard reads is logged as sent.
+func TestAuditLogBoundsArguments(t *testing.T) {
+	ls := serveLogged(t, dbtest.SQLite(t, nil))
+	long := "SELECT '" + strings.Repeat("x", guard.MaxSQLBytes) + "'"
+	fits := "SELECT '" + strings.Repeat("y", 1000) + "'"
+	for _, sql := range []string{long, fits} {
+		if _, err := ls.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := sha256.Sum256([]byte(long))
+	for name, log := range map[string]*syncBuffer{"log": ls.logs, "audit file": ls.audit} {
+		var sawLong, sawFits bool
+		for _, l := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+			if len(l) > 16<<10 {
+				t.Errorf("the %s holds a line of %d bytes", name, len(l))
+			}
+			sawLong = sawLong || strings.Contains(l, fmt.Sprintf("(%d bytes, sha256 %x)", len(long), sum))
+			sawFits = sawFits || strings.Contains(l, fits)
+		}
+		if !sawLong || !sawFits {
+			t.Errorf("the %s: the long SQL's length and hash logged %v, the short SQL logged whole %v", name, sawLong, sawFits)
 		}
 	}
 }

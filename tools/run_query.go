@@ -28,7 +28,7 @@ type runQueryIn struct {
 	MaxRows int    `json:"max_rows,omitempty"`
 }
 
-func (in runQueryIn) audit(e *zerolog.Event) { e.Str("sql", in.SQL) }
+func (in runQueryIn) audit(e *zerolog.Event) { e.Str("sql", logged(in.SQL)) }
 
 type runQueryOut struct {
 	Columns  []resultColumn `json:"columns"`

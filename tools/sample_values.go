@@ -29,7 +29,9 @@ type sampleValuesIn struct {
 	Limit int `json:"limit,omitempty" jsonschema:"1-100, default 10"`
 }
 
-func (in columnIn) audit(e *zerolog.Event) { e.Str("table", in.Table).Str("column", in.Column) }
+func (in columnIn) audit(e *zerolog.Event) {
+	e.Str("table", logged(in.Table)).Str("column", logged(in.Column))
+}
 
 type sampleValuesOut struct {
 	Table  string `json:"table"`

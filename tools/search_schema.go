@@ -25,7 +25,7 @@ type searchSchemaIn struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"1-100, default 20"`
 }
 
-func (in searchSchemaIn) audit(e *zerolog.Event) { e.Str("query", in.Query) }
+func (in searchSchemaIn) audit(e *zerolog.Event) { e.Str("query", logged(in.Query)) }
 
 type searchSchemaOut struct {
 	Query   string         `json:"query"`
