@@ -125,7 +125,7 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) (
 	c.inTx = true
 	rows, err := c.c.QueryContext(ctx, q.Text, st.Args...)
 	if err != nil {
-		return c.b.classify(err)
+		return c.fail(err)
 	}
 	defer rows.Close()
 	types, err := rows.ColumnTypes()
@@ -148,7 +148,7 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) (
 	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return c.b.classify(err)
+			return c.fail(err)
 		}
 		row := make([]any, len(raw))
 		for i, v := range raw {
@@ -159,9 +159,22 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) (
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return c.b.classify(err)
+		return c.fail(err)
 	}
-	return c.b.classify(rows.Close())
+	return c.fail(rows.Close())
+}
+
+// fail is the error a call gets for err from the driver: the bound of a
+// row when the connection ended on one (rowbound.go), which the driver
+// words as a broken connection, else err classified.
+func (c *conn) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	if tb := c.b.bounds.tooBig(c.s.id); tb != nil {
+		return tb
+	}
+	return c.b.classify(err)
 }
 
 // Cancel sends KILL QUERY for this connection's statement from another

@@ -85,6 +85,7 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 		b.tempTable = DefaultTempTableLimit
 	}
 	b.left = source.NewLeft(leftPoll, b.stillRunning)
+	mc.DialFunc = b.bounds.dial(mc.TLSConfig != "" && mc.TLSConfig != "false")
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("reading the MySQL URL %s: %v", name, err)
@@ -102,10 +103,14 @@ func (e Engine) Open(ctx context.Context, dsn string, cfg source.Config) (source
 	ctx, cancel := context.WithTimeout(ctx, cfg.Limits.Timeout+backstop)
 	defer cancel()
 	var version string
-	if err := b.kill.QueryRowContext(ctx, "SELECT VERSION(), DATABASE()").Scan(&version, new(sql.NullString)); err != nil {
+	var packet int64
+	if err := b.kill.QueryRowContext(ctx, "SELECT VERSION(), DATABASE(), @@max_allowed_packet").Scan(&version, new(sql.NullString), &packet); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("cannot connect to %s: %s", name, reason(err, mc))
 	}
+	// A row may hold one value of the largest size the server sends, and
+	// a megabyte besides.
+	b.bounds.limit.Store(packet + 1<<20)
 	b.mariaDB = strings.Contains(strings.ToLower(version), "mariadb")
 	server := "MySQL"
 	if b.mariaDB {
@@ -252,6 +257,9 @@ type backend struct {
 	sessions map[uint64]*session
 	// left follows the statements killed but still running.
 	left *source.Left
+	// bounds are the connections, whose messages from the server are
+	// bounded (rowbound.go).
+	bounds boundedConns
 }
 
 // session is what sqlmcp set up on one server connection.

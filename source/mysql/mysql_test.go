@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -429,6 +430,35 @@ func TestMariaDBTempTableBound(t *testing.T) {
 		t.Errorf("took %v: the bound did not stop it before the time limit", took)
 	}
 	if res, err := db.Query(t.Context(), "SELECT COUNT(*) FROM t", 0); err != nil || len(res.Rows) != 1 {
+		t.Errorf("the next call: %v", err)
+	}
+}
+
+// TestMySQLRowBound: a row larger than the bound (three values of 15 MB,
+// past 32 MiB) fails the call with a message saying so, before the
+// driver holds it whole, and is not retried; a row within it answers,
+// cut as any other, and the pool goes on.
+func TestMySQLRowBound(t *testing.T) {
+	db, _ := open(t, sqlmcp.Limits{Timeout: 20 * time.Second})
+	wide := func(n int) string {
+		cols := make([]string, n)
+		for i := range cols {
+			cols[i] = fmt.Sprintf("REPEAT('%c', 15000000) AS c%d", 'a'+i, i)
+		}
+		return "SELECT " + strings.Join(cols, ", ")
+	}
+	_, err := db.Query(t.Context(), wide(3), 0)
+	if err == nil || !strings.Contains(err.Error(), "a row of the result is larger than 32 MiB") {
+		t.Fatalf("a row of 45 MB: %v, want the row's bound", err)
+	}
+	res, err := db.Query(t.Context(), wide(2), 0)
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("a row of 30 MB: %v", err)
+	}
+	if v, ok := res.Rows[0][1].(string); !ok || !strings.HasPrefix(v, "bbb") || len(v) > 4096 {
+		t.Errorf("its second value: %T of %d bytes, want the start of the b's, cut", res.Rows[0][1], len(fmt.Sprint(res.Rows[0][1])))
+	}
+	if res, err := db.Query(t.Context(), "SELECT 1", 0); err != nil || len(res.Rows) != 1 {
 		t.Errorf("the next call: %v", err)
 	}
 }
