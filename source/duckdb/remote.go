@@ -164,6 +164,9 @@ type worker struct {
 	stoppedFor atomic.Pointer[string]
 	dead       chan struct{} // closed once the process ended
 	why        error         // why it ended, set before dead closes
+	// detail is why, as said after "ended while ...": "it ran out of its
+	// memory bound (2048 MiB)"; set before dead closes.
+	detail string
 }
 
 // call is one request's share of the replies.
@@ -203,7 +206,8 @@ func startWorker(ctx context.Context, o opening, ended func(stoppedFor *string))
 	if err != nil {
 		w.stop(whyOpen)
 		var ce *source.ConnError
-		if errors.As(err, &ce) {
+		var ee *endedError
+		if errors.As(err, &ce) && errors.As(err, &ee) && !ee.heard {
 			return nil, fmt.Errorf("DuckDB's worker (%s) ended before it answered (a program that serves DuckDB must call duckdb.ServeWorker first in main): %w", exe, err)
 		}
 		return nil, err
@@ -215,9 +219,16 @@ func startWorker(ctx context.Context, o opening, ended func(stoppedFor *string))
 // the process and fails the calls left.
 func (w *worker) read(out io.Reader) {
 	dec := gob.NewDecoder(bufio.NewReaderSize(out, 64<<10))
+	var garbled error
 	for {
 		var r reply
 		if err := dec.Decode(&r); err != nil {
+			// A pipe that ends, whole or mid-reply, is the process
+			// ending; anything else is a reply sqlmcp cannot read, and
+			// the worker is stopped for it.
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				garbled = err
+			}
 			break
 		}
 		w.mu.Lock()
@@ -233,7 +244,7 @@ func (w *worker) read(out io.Reader) {
 	}
 	w.cmd.Process.Kill()
 	err := w.cmd.Wait()
-	w.why = w.reason(err)
+	w.why, w.detail = w.reason(err, garbled)
 	os.RemoveAll(w.spill)
 	if w.ended != nil {
 		w.ended(w.stoppedFor.Load())
@@ -241,19 +252,24 @@ func (w *worker) read(out io.Reader) {
 	close(w.dead)
 }
 
-// reason says why the worker ended, from what stopped it and its exit.
-func (w *worker) reason(exit error) error {
+// reason says why the worker ended, from what stopped it, a reply that
+// could not be read and its exit: as an error, and as the detail that
+// follows "ended while ...".
+func (w *worker) reason(exit, garbled error) (error, string) {
 	if why := w.stoppedFor.Load(); why != nil {
-		return fmt.Errorf("DuckDB's worker process was stopped: %s", *why)
+		return fmt.Errorf("DuckDB's worker process was stopped: %s", *why), "it was stopped: " + *why
+	}
+	if garbled != nil {
+		return fmt.Errorf("DuckDB's worker process sent a reply sqlmcp could not read, and was stopped: %v", garbled), fmt.Sprintf("it sent a reply sqlmcp could not read (%v)", garbled)
 	}
 	last := w.stderr.lower()
 	if w.bound > 0 && (strings.Contains(last, "out of memory") || strings.Contains(last, "bad_alloc") || strings.Contains(last, "cannot allocate memory")) {
-		return fmt.Errorf("DuckDB's worker process ran out of its memory bound (%d MiB) and ended", w.bound>>20)
+		return fmt.Errorf("DuckDB's worker process ran out of its memory bound (%d MiB) and ended", w.bound>>20), fmt.Sprintf("it ran out of its memory bound (%d MiB)", w.bound>>20)
 	}
 	if exit == nil {
-		return errors.New("DuckDB's worker process ended")
+		return errors.New("DuckDB's worker process ended"), "it exited"
 	}
-	return fmt.Errorf("DuckDB's worker process ended: %v", exit)
+	return fmt.Errorf("DuckDB's worker process ended: %v", exit), exit.Error()
 }
 
 // stopped reports whether the process ended, or is being stopped.
@@ -318,12 +334,37 @@ func (w *worker) send(r request) error {
 	return w.out.Flush()
 }
 
-// lost is the error of a call whose worker ended under it: a connection
-// error, which the door runs again when no row had come.
-func (w *worker) lost() error {
+// lost is the error of a call whose worker ended under it, for a
+// request of op that had an answer in part when heard is set: a
+// connection error, which the door runs again when no row had come.
+func (w *worker) lost(op op, heard bool) error {
 	<-w.dead
-	return &source.ConnError{Reason: w.why.Error(), Err: w.why}
+	e := &endedError{op: op, heard: heard, why: w.why, detail: w.detail}
+	return &source.ConnError{Reason: e.Error(), Err: e}
 }
+
+// endedError is the error of a request whose worker ended under it.
+type endedError struct {
+	op    op
+	heard bool // the worker had sent part of its answer
+	why   error
+	// detail is why, as said after "ended while ...".
+	detail string
+}
+
+// Error says what the worker was doing when it ended, when it had begun
+// to answer: a result read in part is never taken for the whole.
+func (e *endedError) Error() string {
+	switch {
+	case e.heard && (e.op == opRun || e.op == opRaw):
+		return "DuckDB's worker process ended while reading the result, so the result is not complete: " + e.detail
+	case e.heard && e.op == opOpen:
+		return "DuckDB's worker process crashed while opening the database: " + e.detail
+	}
+	return e.why.Error()
+}
+
+func (e *endedError) Unwrap() error { return e.why }
 
 // do sends req and hands the replies before the last to each (the
 // columns to columns, when not nil) until each returns false, and returns
@@ -349,7 +390,7 @@ func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn)
 		req.Deadline = dl
 	}
 	if err := w.send(req); err != nil {
-		return reply{}, w.lost()
+		return reply{}, w.lost(req.Op, false)
 	}
 	var giveUp <-chan time.Time
 	stop := func() {
@@ -359,10 +400,15 @@ func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn)
 		}
 	}
 	wanted := true
-	done := ctx.Done()
+	heard := false // a reply came: a result, or the opening, had begun
+	done, dead := ctx.Done(), w.dead
 	for {
+		if dead == nil && len(c.replies) == 0 {
+			return reply{}, w.lost(req.Op, heard)
+		}
 		select {
 		case r := <-c.replies:
+			heard = true
 			if r.Retire {
 				w.retiring.Store(true)
 			}
@@ -388,8 +434,11 @@ func (w *worker) do(ctx context.Context, req request, columns func([]wireColumn)
 		case <-giveUp:
 			w.stop(whyTimeout)
 			return reply{}, ctx.Err()
-		case <-w.dead:
-			return reply{}, w.lost()
+		case <-dead:
+			// What the worker sent before it ended is read first (its
+			// reader queues every reply before it closes dead): its
+			// answer may be whole.
+			dead = nil
 		}
 	}
 }

@@ -11,10 +11,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sync"
 	"time"
+	"unsafe"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/duckdb/duckdb-go/v2/mapping"
 
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -110,19 +113,31 @@ func serveWorker(in io.Reader, out io.Writer) error {
 }
 
 // send writes one reply whole, and sends what is written when the reply
-// is the request's last.
-func (w *workerSide) send(r reply) { w.write(r, r.Done) }
+// is the request's last. A last reply that cannot be encoded is replaced
+// by an error: the parent waits for one.
+func (w *workerSide) send(r reply) {
+	if err := w.write(r, r.Done); err != nil && r.Done {
+		w.write(reply{ID: r.ID, Done: true, Err: &wireError{Message: "the DuckDB worker could not send its answer: " + err.Error()}}, true)
+	}
+}
 
 // write writes one reply, and sends what is written when flush is set:
-// a short answer's columns, rows and end go in one write.
-func (w *workerSide) write(r reply, flush bool) {
+// a short answer's columns, rows and end go in one write. Its error is
+// the statement's: a reply of rows that could not be written (a value gob
+// cannot carry, a message past gob's bound) must fail the statement, or
+// the parent would read the rows after it as all there is. A write to the
+// pipe fails only when the parent is gone, and the read loop then ends
+// the process.
+func (w *workerSide) write(r reply, flush bool) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	// A write fails only when the parent is gone, and the read loop then
-	// ends the process.
-	if w.enc.Encode(&r) == nil && flush {
-		w.out.Flush()
+	if err := w.enc.Encode(&r); err != nil {
+		return err
 	}
+	if flush {
+		return w.out.Flush()
+	}
+	return nil
 }
 
 // open bounds the process's memory and opens the locked instance.
@@ -132,6 +147,10 @@ func (w *workerSide) open(req request) {
 		w.send(reply{ID: req.ID, Done: true, Err: &wireError{Message: "the DuckDB worker opens one database, once"}})
 		return
 	}
+	// A first word, before the work: the parent then knows this is a
+	// worker, and a crash in what follows for a crash, not a program
+	// that never became one.
+	w.write(reply{ID: req.ID}, true)
 	// Where the system cannot bound the process, the worker runs
 	// without, and says so: the time limit still stops it.
 	bounded := *o
@@ -305,9 +324,46 @@ func (w *workerSide) run(ctx context.Context, req request) error {
 				cols[i].Type = typed.ColumnTypeDatabaseTypeName(i)
 			}
 		}
-		w.send(reply{ID: req.ID, Columns: cols})
-		return w.sendRows(ctx, req, cols, func(dest []driver.Value) error { return rows.Next(dest) })
+		if err := w.write(reply{ID: req.ID, Columns: cols}, false); err != nil {
+			return fmt.Errorf("sending the result's columns: %w", err)
+		}
+		return w.sendRows(ctx, req, cols, func(dest []driver.Value) error { return fetched(rows, rows.Next(dest)) })
 	})
+}
+
+// fetched is err, the error of rows.Next, unless it says the rows ended
+// when they did not: DuckDB's driver takes a chunk DuckDB failed to hand
+// over (an allocation that failed, a spilled block it could not read
+// back) for the end of the rows, and only the result's error tells them
+// apart.
+func fetched(rows driver.Rows, err error) error {
+	if !errors.Is(err, io.EOF) {
+		return err
+	}
+	res := resultOf(rows)
+	if res == nil {
+		return errors.New("cannot tell the end of DuckDB's result from a failure: its driver keeps the result where sqlmcp does not look for it")
+	}
+	if msg := mapping.ResultError(res); msg != "" {
+		return engineError(&duckdb.Error{Type: duckdb.ErrorType(mapping.ResultErrorType(res)), Msg: msg})
+	}
+	return err
+}
+
+// resultOf is the DuckDB result behind the driver's rows, or nil when the
+// driver keeps it elsewhere (TestResultOf fails on a driver that does).
+// The driver does not hand it out, and its error is the only word of a
+// chunk that failed.
+func resultOf(rows driver.Rows) *mapping.Result {
+	v := reflect.ValueOf(rows)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("res")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[mapping.Result]() {
+		return nil
+	}
+	return (*mapping.Result)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // sendRows reads rows with next until io.EOF and sends them in batches.
@@ -317,17 +373,23 @@ func (w *workerSide) sendRows(ctx context.Context, req request, cols []wireColum
 	dest := make([]driver.Value, len(cols))
 	var batch [][]any
 	size, sent := 0, 0
-	flush := func() {
-		if len(batch) > 0 {
-			w.write(reply{ID: req.ID, Rows: batch}, true)
-			batch, size = nil, 0
+	// flush sends the batch, with the end when last is set.
+	flush := func(last bool) error {
+		if len(batch) == 0 {
+			return nil
 		}
+		err := w.write(reply{ID: req.ID, Rows: batch}, !last)
+		batch, size = nil, 0
+		if err != nil {
+			return fmt.Errorf("sending the result's rows: %w", err)
+		}
+		return nil
 	}
 	for {
 		if err := next(dest); err != nil {
 			// The last batch goes with the end.
-			if len(batch) > 0 {
-				w.write(reply{ID: req.ID, Rows: batch}, false)
+			if ferr := flush(true); ferr != nil {
+				return ferr
 			}
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -344,14 +406,17 @@ func (w *workerSide) sendRows(ctx context.Context, req request, cols []wireColum
 		size += n
 		sent += n
 		if req.Budget > 0 && sent > req.Budget {
-			flush()
-			return nil
+			return flush(false)
 		}
 		if len(batch) >= batchRows || size >= batchBytes {
-			flush()
+			if err := flush(false); err != nil {
+				return err
+			}
 		}
 		if err := ctx.Err(); err != nil {
-			flush()
+			if ferr := flush(false); ferr != nil {
+				return ferr
+			}
 			return err
 		}
 	}
@@ -373,7 +438,9 @@ func (w *workerSide) runRaw(ctx context.Context, req request) error {
 	for i, n := range names {
 		cols[i].Name = n
 	}
-	w.send(reply{ID: req.ID, Columns: cols})
+	if err := w.write(reply{ID: req.ID, Columns: cols}, false); err != nil {
+		return fmt.Errorf("sending the result's columns: %w", err)
+	}
 	vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]

@@ -329,3 +329,45 @@ func TestWorkerBoundReported(t *testing.T) {
 		t.Errorf("memory_limit lots: %v", err)
 	}
 }
+
+// TestWorkerKilledMidResult: a worker that dies while a result's rows
+// are being read fails the call with an error that says so; the rows
+// read so far are never taken for the whole result, and a worker that
+// dies before its first row is never an empty result either.
+func TestWorkerKilledMidResult(t *testing.T) {
+	dir, _ := fixture(t)
+	b := open(t, dir, duckdb.Engine{})
+	// 20 MB of rows: far more than the pipes hold, so the worker is
+	// still sending when it is killed.
+	const many = "SELECT i, repeat('x', 100) AS pad FROM range(200000) t(i)"
+	var pid int
+	got := 0
+	c, err := b.Acquire(t.Context())
+	must(t, err)
+	err = c.Run(t.Context(), source.Statement{SQL: many, Own: true}, source.Sink{Row: func([]any) bool {
+		if got++; got == 1 {
+			pid = duckdb.WorkerPID(b)
+			must(t, syscall.Kill(pid, syscall.SIGKILL))
+		}
+		return true
+	}})
+	err = c.Release(err)
+	if err == nil || !strings.Contains(err.Error(), "ended while reading the result") {
+		t.Errorf("killed after %d of 200000 rows: err = %v, want the worker ended while reading the result", got, err)
+	}
+	if got >= 200000 {
+		t.Errorf("all %d rows came from a killed worker", got)
+	}
+	// Before the first row: the call fails too (the door runs it again
+	// on a new worker, which this test does not).
+	c, err = b.Acquire(t.Context())
+	must(t, err)
+	got = 0
+	err = c.Run(t.Context(), source.Statement{SQL: many, Own: true}, source.Sink{
+		Columns: func([]source.Column) { must(t, syscall.Kill(duckdb.WorkerPID(b), syscall.SIGKILL)) },
+		Row:     func([]any) bool { got++; return true },
+	})
+	if err = c.Release(err); err == nil || got == 200000 || !strings.Contains(err.Error(), "ended while reading the result") {
+		t.Errorf("killed at the columns: %d rows, err = %v, want the worker ended while reading the result", got, err)
+	}
+}
