@@ -59,6 +59,13 @@ type MySQLQuery struct {
 //   - nothing writes or leaves the session: no INTO OUTFILE, INTO
 //     DUMPFILE or INTO @var, no user-variable assignment (@x := ...);
 //   - nothing locks: no FOR UPDATE, FOR SHARE or LOCK IN SHARE MODE;
+//   - nothing shows other sessions' statements or the server's
+//     credentials: no relation of performance_schema or sys, no table of
+//     the mysql schema but its time zone and help tables, func and the
+//     table and index statistics, none of information_schema's tables of
+//     sessions (PROCESSLIST, INNODB_TRX and the like) or of every system
+//     variable, and no system variable holding a password, a key or a
+//     secret (@@report_password);
 //   - every function called is allowed by what it is: built into the
 //     server (see MySQLBuiltins), not defined by the database (cat's
 //     stored and loadable functions are refused, and so is every
@@ -462,8 +469,14 @@ func (w *myWalker) visit(n ast.Node) *Error {
 			}
 		}
 	case *ast.TableName:
-		return mysqlSecretTable(n, w.cat)
+		return mysqlRelation(n, w.cat)
 	case *ast.VariableExpr:
+		if n.IsSystem && mysqlSecretVariable(n.Name) {
+			return &Error{
+				Reason: "the setting @@" + n.Name + " is not allowed: it may hold a password, a key or a secret",
+				Hint:   "Read other settings with SELECT @@name; the server's credentials are not readable here",
+			}
+		}
 		if n.Value != nil {
 			return &Error{
 				Reason: "assigning a variable (@" + n.Name + " := ...) is not allowed",
@@ -489,33 +502,9 @@ func (w *myWalker) visit(n ast.Node) *Error {
 	return nil
 }
 
-// mysqlSecretTables are the tables of the mysql schema that show, to an
-// account that may read them, password hashes and stored credentials:
-// accounts (MariaDB keeps them in global_priv, behind the user view), past
-// passwords, FEDERATED servers' and replication sources' passwords.
-var mysqlSecretTables = map[string]bool{
-	"user": true, "global_priv": true, "password_history": true, "servers": true,
-	"slave_master_info": true, "replication_connection_configuration": true,
-}
-
 // mysqlDatabase is what a MySQLCatalog implements when it knows the
 // connection's current database, which a table name without one names.
 type mysqlDatabase interface{ Database() string }
-
-// mysqlSecretTable refuses a table of mysqlSecretTables.
-func mysqlSecretTable(n *ast.TableName, cat MySQLCatalog) *Error {
-	schema := n.Schema.L
-	if d, ok := cat.(mysqlDatabase); ok && schema == "" {
-		schema = strings.ToLower(d.Database())
-	}
-	if schema != "mysql" || !mysqlSecretTables[n.Name.L] {
-		return nil
-	}
-	return &Error{
-		Reason: "the table mysql." + n.Name.O + " is not allowed: it shows password hashes or stored credentials",
-		Hint:   "Query the database's own tables; information_schema.USER_PRIVILEGES lists the accounts' privileges without their passwords",
-	}
-}
 
 // function judges a call of the built-in function named lower (as typed:
 // name).

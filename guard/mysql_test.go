@@ -61,7 +61,7 @@ func (inMySQLSchema) Database() string { return "mysql" }
 
 // TestCheckMySQLSecretTables: the mysql schema's tables of password hashes
 // and stored credentials are refused however they are named or nested;
-// the rest of it, and a database's own table named user, are not.
+// a database's own table named user is not.
 func TestCheckMySQLSecretTables(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT User, authentication_string FROM mysql.user",
@@ -79,7 +79,133 @@ func TestCheckMySQLSecretTables(t *testing.T) {
 	if err := guard.CheckMySQL("SELECT * FROM user", inMySQLSchema{mariaDB}); err == nil {
 		t.Error("user, in the mysql database, was accepted")
 	}
-	for _, sql := range []string{"SELECT * FROM user", "SELECT name FROM mysql.func", "SELECT * FROM mysql.db", "SELECT * FROM app.user"} {
+	for _, sql := range []string{"SELECT * FROM user", "SELECT * FROM app.user"} {
+		if err := guard.CheckMySQL(sql, mariaDB); err != nil {
+			t.Errorf("CheckMySQL(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
+
+// inSchema is a connection whose current database is the one named.
+type inSchema struct {
+	mysqlCatalog
+	db string
+}
+
+func (c inSchema) Database() string { return c.db }
+
+// TestCheckMySQLOtherSessions: what shows other sessions' statements,
+// locks or activity, or the server's credentials, is refused by what it
+// is: every relation of performance_schema and sys, the mysql schema but
+// its vetted tables, information_schema's tables of sessions and of every
+// variable, named with or without their database; the rest of
+// information_schema, mysql's time zone, help, func and statistics
+// tables, and a database's own tables of the same names are not.
+func TestCheckMySQLOtherSessions(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		cat  guard.MySQLCatalog
+		want string
+	}{
+		{"SELECT ID, USER, INFO FROM information_schema.PROCESSLIST WHERE INFO IS NOT NULL", mariaDB, "other sessions' statements"},
+		{"SELECT * FROM INFORMATION_SCHEMA.processlist", mariaDB, "other sessions' statements"},
+		{"SELECT * FROM `information_schema` . `ProcessList`", mariaDB, "other sessions' statements"},
+		{"SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM information_schema.PROCESSLIST p WHERE p.INFO LIKE '%card%')", mariaDB, "other sessions' statements"},
+		{"WITH p AS (SELECT INFO FROM information_schema.PROCESSLIST) SELECT * FROM p", mariaDB, "other sessions' statements"},
+		{"SELECT * FROM t UNION SELECT trx_query FROM information_schema.INNODB_TRX", mariaDB, "other sessions' statements"},
+		{"SELECT lock_data FROM information_schema.INNODB_LOCKS", mariaDB, "locks"},
+		{"SELECT * FROM information_schema.INNODB_LOCK_WAITS", mariaDB, "locks"},
+		{"SELECT * FROM information_schema.METADATA_LOCK_INFO", mariaDB, "locks"},
+		{"SELECT STATEMENT_TEXT FROM information_schema.QUERY_CACHE_INFO", mariaDB, "statements"},
+		{"SELECT QUERY FROM information_schema.OPTIMIZER_TRACE", mariaDB, "statements"},
+		{"SELECT * FROM information_schema.USER_STATISTICS", mariaDB, "activity"},
+		{"SELECT * FROM information_schema.CLIENT_STATISTICS", mariaDB, "activity"},
+		{"SELECT * FROM PROCESSLIST", inSchema{mariaDB, "information_schema"}, "other sessions' statements"},
+		{"SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES WHERE VARIABLE_NAME = 'REPORT_PASSWORD'", mariaDB, "passwords and keys"},
+		{"SELECT * FROM information_schema.SESSION_VARIABLES", mariaDB, "passwords and keys"},
+		{"SELECT GLOBAL_VALUE FROM information_schema.SYSTEM_VARIABLES", mariaDB, "passwords and keys"},
+		{"SELECT SQL_TEXT FROM performance_schema.events_statements_history_long", mariaDB, "every session's statements"},
+		{"SELECT * FROM performance_schema.threads", mariaDB, "every session's statements"},
+		{"SELECT * FROM performance_schema.global_variables", mariaDB, "every session's statements"},
+		{"SELECT current_statement FROM sys.session", mariaDB, "every session's statements"},
+		{"SELECT * FROM sys.processlist", mariaDB, "every session's statements"},
+		{"SELECT * FROM sys.x$processlist", mariaDB, "every session's statements"},
+		{"SELECT * FROM processlist", inSchema{mariaDB, "sys"}, "every session's statements"},
+		{"SELECT argument FROM mysql.general_log", mariaDB, "every session's statements"},
+		{"SELECT sql_text FROM mysql.slow_log", mariaDB, "every session's statements"},
+		{"SELECT CONVERT(body USING utf8mb4) FROM mysql.proc", mariaDB, "only its time zone and help tables"},
+		{"SELECT * FROM mysql.db", mariaDB, "only its time zone and help tables"},
+		{"SELECT min_value, max_value FROM mysql.column_stats", mariaDB, "only its time zone and help tables"},
+		{"SELECT * FROM mysql.roles_mapping", mariaDB, "only its time zone and help tables"},
+		{"SELECT * FROM proc", inMySQLSchema{mariaDB}, "only its time zone and help tables"},
+		{"TABLE mysql.general_log", mysqlCatalog{}, "every session's statements"},
+		{"TABLE performance_schema.events_statements_current", mysqlCatalog{}, "every session's statements"},
+		{"EXPLAIN SELECT * FROM information_schema.PROCESSLIST", mariaDB, "other sessions' statements"},
+	} {
+		err := guard.CheckMySQL(c.sql, c.cat)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, c.want) || ge.Hint == "" {
+			t.Errorf("CheckMySQL(%q) = %v, want a refusal saying %q, with a hint", c.sql, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		sql string
+		cat guard.MySQLCatalog
+	}{
+		{"SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()", mariaDB},
+		{"SELECT * FROM information_schema.COLUMNS c JOIN information_schema.KEY_COLUMN_USAGE k USING (TABLE_SCHEMA, TABLE_NAME)", mariaDB},
+		{"SELECT ROUTINE_NAME FROM information_schema.ROUTINES", mariaDB},
+		{"SELECT * FROM information_schema.USER_PRIVILEGES", mariaDB},
+		{"SELECT * FROM information_schema.GLOBAL_STATUS", mariaDB},
+		{"SELECT * FROM TABLES", inSchema{mariaDB, "information_schema"}},
+		{"SELECT LOWER(name) FROM mysql.func", mariaDB},
+		{"SELECT * FROM mysql.time_zone_name", mariaDB},
+		{"SELECT * FROM mysql.time_zone_transition_type", mariaDB},
+		{"SELECT name FROM mysql.help_topic", mariaDB},
+		{"SELECT * FROM mysql.innodb_table_stats", mariaDB},
+		{"SELECT * FROM mysql.index_stats", mariaDB},
+		{"SELECT * FROM help_topic", inMySQLSchema{mariaDB}},
+		{"SELECT * FROM processlist", mariaDB},
+		{"SELECT * FROM app.processlist JOIN app.general_log USING (id)", mariaDB},
+		{"SELECT * FROM global_variables", inSchema{mariaDB, "app"}},
+	} {
+		if err := guard.CheckMySQL(c.sql, c.cat); err != nil {
+			t.Errorf("CheckMySQL(%q) = %v, want it allowed", c.sql, err)
+		}
+	}
+}
+
+// TestCheckMySQLSecretVariables: a system variable that may hold a
+// password, a key or a secret is refused in every spelling; other
+// settings read as before.
+func TestCheckMySQLSecretVariables(t *testing.T) {
+	for _, sql := range []string{
+		"SELECT @@report_password",
+		"SELECT @@GLOBAL.report_password",
+		"SELECT @@session.Report_Password",
+		"SELECT @@`report_password`",
+		"SELECT 1 FROM t WHERE @@global.wsrep_sst_auth <> ''",
+		"SELECT @@file_key_management_filekey",
+		"SELECT @@hashicorp_key_management_token",
+		"SELECT @@keyring_hashicorp_secret_id",
+		"SELECT @@authentication_ldap_simple_bind_root_pwd",
+		"SELECT @@init_connect",
+		"SELECT @@global.init_slave",
+		"SELECT @@ssl_key",
+		"SELECT (SELECT @@report_password)",
+	} {
+		err := guard.CheckMySQL(sql, mariaDB)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, "password, a key or a secret") || ge.Hint == "" {
+			t.Errorf("CheckMySQL(%q) = %v, want the setting refused", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT @@version, @@session.sql_mode, @@global.max_connections, @@max_statement_time",
+		"SELECT @@key_buffer_size, @@default.key_buffer_size, @@foreign_key_checks, @@max_seeks_for_key",
+		"SELECT @@time_zone, @@character_set_server, @@innodb_default_encryption_key_id, @@report_user",
+		"SELECT @password, @secret",
+	} {
 		if err := guard.CheckMySQL(sql, mariaDB); err != nil {
 			t.Errorf("CheckMySQL(%q) = %v, want it allowed", sql, err)
 		}

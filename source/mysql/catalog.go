@@ -183,9 +183,24 @@ var readOnlyPrivileges = map[string]bool{
 // lists each grant that could change something were the read-only walls
 // not there: any privilege but SELECT, SHOW VIEW and the monitoring ones,
 // CREATE TEMPORARY TABLES included (a READ ONLY transaction still lets a
-// session write temporary tables). SHOW GRANTS is sqlmcp's own fixed
-// statement, sent outside the guard, which refuses SHOW.
+// session write temporary tables).
 func (b *backend) WriteAccess(ctx context.Context, _ source.Reader) ([]string, error) {
+	grants, err := b.grants(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, g := range grants {
+		if w := writeGrant(g); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// grants reads SHOW GRANTS for the account sqlmcp connected as: sqlmcp's
+// own fixed statement, sent outside the guard, which refuses SHOW.
+func (b *backend) grants(ctx context.Context) ([]string, error) {
 	rows, err := b.kill.QueryContext(ctx, "SHOW GRANTS")
 	if err != nil {
 		return nil, fmt.Errorf("reading the account's grants: %w", err)
@@ -197,11 +212,51 @@ func (b *backend) WriteAccess(ctx context.Context, _ source.Reader) ([]string, e
 		if err := rows.Scan(&g); err != nil {
 			return nil, err
 		}
-		if w := writeGrant(g); w != "" {
-			out = append(out, w)
-		}
+		out = append(out, g)
 	}
 	return out, rows.Err()
+}
+
+// Warnings warns when the account holds PROCESS (ALL PRIVILEGES ON *.*
+// holds it too), with which the server shows it every session's
+// statement, every account's: the guard refuses the tables that show
+// them, but an account without PROCESS keeps other accounts' statements
+// out of its reach whatever a query names. It reads SHOW GRANTS, within
+// the connection timeout, and says nothing when it cannot.
+func (b *backend) Warnings() []source.Warning {
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	grants, err := b.grants(ctx)
+	if err != nil {
+		return nil
+	}
+	for _, g := range grants {
+		if processGrant(g) {
+			return []source.Warning{{Event: "role", Message: "the account holds PROCESS (" + strings.TrimSpace(strings.SplitN(g, " TO ", 2)[0]) +
+				"), so the server shows it every session's statements; sqlmcp refuses the tables that show them " +
+				"(information_schema.PROCESSLIST and the like), but connect as an account without PROCESS so the server keeps them from it too"}}
+		}
+	}
+	return nil
+}
+
+// processGrant reports whether one SHOW GRANTS line grants PROCESS, alone
+// or within ALL PRIVILEGES: a global privilege, granted ON *.* only.
+func processGrant(g string) bool {
+	rest, ok := strings.CutPrefix(g, "GRANT ")
+	if !ok {
+		return false
+	}
+	privs, on, ok := strings.Cut(rest, " ON ")
+	if !ok || !strings.HasPrefix(on, "*.* ") {
+		return false
+	}
+	for _, p := range strings.Split(privs, ",") {
+		if p = strings.TrimSpace(p); p == "PROCESS" || p == "ALL PRIVILEGES" || p == "ALL" {
+			return true
+		}
+	}
+	return false
 }
 
 // writeGrant returns the part of one SHOW GRANTS line that grants more

@@ -1,0 +1,6 @@
+//go:build !nomysql
+
+package mysql
+
+// ProcessGrant is processGrant, for the tests.
+var ProcessGrant = processGrant
