@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,20 @@ type DuckDBOptions struct {
 	// Schemas are the names a table's name may be qualified with: the
 	// catalog's schemas and databases (DuckDBSchemasSQL).
 	Schemas []string
+	// Views are DuckDB's built-in views (DuckDBViewsSQL), judged by their
+	// bodies (JudgeBuiltins).
+	Views []DuckDBView
 }
+
+// DuckDBView is one of DuckDB's built-in views, a row of DuckDBViewsSQL.
+type DuckDBView struct {
+	Name string // lower-cased
+	// SQL is the view's CREATE VIEW statement.
+	SQL string
+}
+
+// DuckDBViewsSQL lists what DuckDBOptions.Views holds.
+const DuckDBViewsSQL = `SELECT lower(view_name), sql FROM duckdb_views() WHERE internal`
 
 // DuckDBSchemasSQL lists what DuckDBOptions.Schemas holds.
 const DuckDBSchemasSQL = `SELECT schema_name FROM duckdb_schemas() UNION SELECT database_name FROM duckdb_databases()`
@@ -62,14 +76,18 @@ type DuckDB struct {
 	relations map[string]bool
 	schemas   map[string]bool
 	// macros are the built-in macros' bodies, and refusedMacros the ones
-	// whose body the guard refuses (JudgeMacros), with the reason.
+	// whose body the guard refuses (JudgeBuiltins), with the reason.
 	macros        map[string][]string
 	refusedMacros map[string]*Error
+	// views are the built-in views' bodies, and refusedViews the ones
+	// whose body the guard refuses, with the reason.
+	views        map[string][]string
+	refusedViews map[string]*Error
 }
 
 // NewDuckDB returns the guard for a database whose catalog opts describes.
 func NewDuckDB(opts *DuckDBOptions) *DuckDB {
-	g := &DuckDB{functions: map[string]map[string]DuckDBFunction{}, relations: map[string]bool{}, schemas: map[string]bool{}, macros: map[string][]string{}}
+	g := &DuckDB{functions: map[string]map[string]DuckDBFunction{}, relations: map[string]bool{}, schemas: map[string]bool{}, macros: map[string][]string{}, views: map[string][]string{}}
 	if opts == nil {
 		opts = &DuckDBOptions{}
 	}
@@ -89,56 +107,105 @@ func NewDuckDB(opts *DuckDBOptions) *DuckDB {
 	for _, sc := range opts.Schemas {
 		g.schemas[strings.ToLower(sc)] = true
 	}
+	for _, v := range opts.Views {
+		name := strings.ToLower(v.Name)
+		g.views[name] = append(g.views[name], viewBody(v.SQL))
+	}
 	return g
 }
 
-// JudgeMacros judges the body of every built-in scalar macro as the
-// guard judges a query, so that a macro is allowed by what it runs: one
-// whose body reads a table function, a setting or a file the query could
-// not (get_block_size runs pragma_database_size) is refused as that. A
-// macro calling a refused macro is refused too. It returns an error only
-// when the parser fails; a body the parser cannot read is refused. Call
-// it once, before the guard is used.
-func (g *DuckDB) JudgeMacros(ctx context.Context, p DuckDBParser) error {
-	trees := map[string][]any{}
-	for name, bodies := range g.macros {
-		for _, body := range bodies {
-			tree, err := g.parseOne(ctx, p, "SELECT "+body)
-			var e *Error
-			switch {
-			case errors.As(err, &e), errors.As(err, new(*SyntaxError)):
-				tree = nil // refused below
-			case err != nil:
-				return fmt.Errorf("judging the macro %s: %w", name, err)
-			}
-			trees[name] = append(trees[name], tree)
-		}
+// viewBody is the query of a CREATE VIEW statement as DuckDB writes a
+// view's sql, or "" when it is not one (the view is then refused).
+func viewBody(sql string) string {
+	m := createView.FindStringSubmatchIndex(sql)
+	if m == nil {
+		return ""
 	}
-	refused := map[string]*Error{}
-	g.refusedMacros = refused
-	// Until no more is refused: a macro may call one refused after it.
+	return strings.TrimSuffix(strings.TrimSpace(sql[m[1]:]), ";")
+}
+
+// createView matches what precedes a view's query in DuckDB's sql of it:
+// CREATE [TEMP] VIEW name AS, the name quoted or plain, maybe qualified.
+var createView = regexp.MustCompile(`(?is)^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?VIEW\s+(?:(?:"(?:[^"]|"")*"|[\w$]+)\.)*(?:"(?:[^"]|"")*"|[\w$]+)(?:\s*\([^)]*\))?\s+AS\s+`)
+
+// JudgeBuiltins judges the body of every built-in scalar macro and of
+// every built-in view as the guard judges a query, so that each is
+// allowed by what it runs, not by its name: a macro or view whose body
+// reads a table function, a setting or a file the query could not
+// (get_block_size runs pragma_database_size; pragma_database_list reads
+// duckdb_databases(), which names the database files) is refused as
+// that. One that uses a refused macro or view is refused too. It returns
+// an error only when the parser fails; a body the parser cannot read is
+// refused. Call it once, before the guard is used.
+func (g *DuckDB) JudgeBuiltins(ctx context.Context, p DuckDBParser) error {
+	macros, err := g.parseBodies(ctx, p, g.macros, "SELECT ")
+	if err != nil {
+		return err
+	}
+	views, err := g.parseBodies(ctx, p, g.views, "")
+	if err != nil {
+		return err
+	}
+	g.refusedMacros, g.refusedViews = map[string]*Error{}, map[string]*Error{}
+	// Until no more is refused: one may use another refused after it.
 	for changed := true; changed; {
 		changed = false
-		for name, ts := range trees {
-			if refused[name] != nil {
-				continue
-			}
-			for _, tree := range ts {
-				why := "its body cannot be checked"
-				if tree != nil {
-					e := g.walk(tree, false)
-					if e == nil {
-						continue
-					}
-					why = e.Reason
+		for name, ts := range macros {
+			if g.refusedMacros[name] == nil {
+				if why := g.judgeBodies(ts); why != "" {
+					g.refusedMacros[name] = &Error{Reason: fmt.Sprintf("the function %s() is not allowed: it is a macro, and in it %s", name, why), Hint: "Send the query without it"}
+					changed = true
 				}
-				refused[name] = &Error{Reason: fmt.Sprintf("the function %s() is not allowed: it is a macro, and in it %s", name, why), Hint: "Send the query without it"}
-				changed = true
-				break
+			}
+		}
+		for name, ts := range views {
+			if g.refusedViews[name] == nil {
+				if why := g.judgeBodies(ts); why != "" {
+					g.refusedViews[name] = &Error{Reason: fmt.Sprintf("the view %s is not allowed: it is one of DuckDB's own, and in it %s", name, why), Hint: "Query the served tables and views by name (list_tables shows them)"}
+					changed = true
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// parseBodies parses each body, after prefix, by name; a body that is
+// refused or does not parse is nil.
+func (g *DuckDB) parseBodies(ctx context.Context, p DuckDBParser, bodies map[string][]string, prefix string) (map[string][]any, error) {
+	trees := map[string][]any{}
+	for name, bs := range bodies {
+		for _, body := range bs {
+			var tree any
+			if body != "" {
+				var err error
+				tree, err = g.parseOne(ctx, p, prefix+body)
+				var e *Error
+				switch {
+				case errors.As(err, &e), errors.As(err, new(*SyntaxError)):
+					tree = nil // refused
+				case err != nil:
+					return nil, fmt.Errorf("judging DuckDB's built-in %s: %w", name, err)
+				}
+			}
+			trees[name] = append(trees[name], tree)
+		}
+	}
+	return trees, nil
+}
+
+// judgeBodies is why the guard refuses one of trees, or "" when it takes
+// them all.
+func (g *DuckDB) judgeBodies(trees []any) string {
+	for _, tree := range trees {
+		if tree == nil {
+			return "its body cannot be checked"
+		}
+		if e := g.walk(tree, false); e != nil {
+			return e.Reason
+		}
+	}
+	return ""
 }
 
 const duckFilesHint = "The served files are already there as views (list_tables shows them): query the views by name instead of reading files"
@@ -184,6 +251,25 @@ var duckDenied = map[string]string{
 	"currval":         "it reads a sequence's session state",
 	"query":           "it runs SQL text the guard does not see",
 	"query_table":     "it reads a table named by text the guard does not see",
+	// Every function that takes SQL text, or its parse tree, as a value:
+	// DuckDB parses, binds or plans it out of the guard's sight, where
+	// none of its bounds apply, and a plan can hold what binding found
+	// (json_serialize_plan folds current_setting(...) into its value).
+	"json_serialize_plan":         "it plans SQL text the guard does not see",
+	"json_serialize_sql":          "it parses SQL text the guard does not see",
+	"json_deserialize_sql":        "it turns a parse tree the guard does not see into SQL",
+	"json_execute_serialized_sql": "it runs a parse tree the guard does not see",
+	"sql_auto_complete":           "it reads SQL text the guard does not see, and suggests file names",
+	// Table functions that show the database files, the settings, the
+	// secrets and the extensions: paths of this server's.
+	"duckdb_databases":           "it names this server's database files and directories",
+	"duckdb_settings":            "settings name this server's files and directories; they are not readable here",
+	"duckdb_secrets":             "secrets are not readable here",
+	"duckdb_extensions":          "it names this server's extension directory",
+	"duckdb_temporary_files":     "it names this server's spill directory",
+	"duckdb_memory":              "it shows this server's memory use",
+	"duckdb_logs":                "it shows this server's logs",
+	"duckdb_prepared_statements": "it shows statements the guard did not judge",
 }
 
 // duckDeniedRelations are catalog views that show settings or paths.
@@ -491,6 +577,9 @@ func (g *DuckDB) relation(catalog, schema, name string) *Error {
 	}
 	if duckDeniedRelations[lower] {
 		return &Error{Reason: fmt.Sprintf("the view %s shows this server's settings and is not allowed", name), Hint: "Query the served tables and views by name"}
+	}
+	if e := g.refusedViews[lower]; e != nil {
+		return e
 	}
 	if kinds := g.functions[lower]; kinds != nil {
 		if _, ok := kinds["table"]; ok {

@@ -19,7 +19,10 @@ import (
 //     bytes, ran past 60 s and did not stop when asked;
 //   - so does each level of nested lambdas (24 levels: 3.4 s);
 //   - nested calls, lists and structs cost the cube of their depth (800
-//     levels of [...]: 8.5 s and 1.7 GB);
+//     levels of [...]: 8.5 s and 1.7 GB), and so do operators, which are
+//     calls too: a chain 1 + 1 + ... is as deep as it is long (600 terms
+//     of + took 4.2 s, of || 8.4 s; 64 take 7 and 12 ms, 128 take 43 and
+//     89 ms, on DuckDB 1.5);
 //   - a select list's output names are made unique pairwise: 8,000 items
 //     took 0.5 s, 32,000 took 34 s.
 //
@@ -42,8 +45,10 @@ const (
 	maxDuckDBSelectNesting = 12
 	// maxDuckDBLambdaNesting bounds how deeply lambdas nest.
 	maxDuckDBLambdaNesting = 8
-	// maxDuckDBCallNesting bounds how deeply calls nest (list and struct
-	// literals are calls; operators are not counted).
+	// maxDuckDBCallNesting bounds how deeply calls nest: list and struct
+	// literals are calls, and so are operators (+, ||), each operator of a
+	// chain a level of its own. Comparisons, AND and OR, CASE and CAST
+	// are cheap at depth 900 and are not counted.
 	maxDuckDBCallNesting = 64
 	// maxDuckDBSelectList bounds a select list's items, a * counting as
 	// duckStarItems.
@@ -104,6 +109,8 @@ func checkDuckDBShape(tree any) *Error {
 // duckShape is how deeply the walk is nested in each kind of node.
 type duckShape struct {
 	selects, lambdas, calls int
+	// operators is how many of the calls are operators.
+	operators int
 }
 
 func (s *duckShape) walk(n any) *Error {
@@ -124,8 +131,11 @@ func (s *duckShape) walk(n any) *Error {
 			}
 		case n["class"] == "LAMBDA":
 			s.lambdas++
-		case n["class"] == "FUNCTION" && n["is_operator"] != true:
+		case n["class"] == "FUNCTION":
 			s.calls++
+			if n["is_operator"] == true {
+				s.operators++
+			}
 		}
 		switch {
 		case s.selects > maxDuckDBSelectNesting:
@@ -137,6 +147,11 @@ func (s *duckShape) walk(n any) *Error {
 			return &Error{
 				Reason: fmt.Sprintf("the statement nests lambdas more than %d deep", maxDuckDBLambdaNesting),
 				Hint:   "Apply the functions one after another in a WITH clause",
+			}
+		case s.calls > maxDuckDBCallNesting && s.operators > 0:
+			return &Error{
+				Reason: fmt.Sprintf("the statement nests operators and calls more than %d deep (each operator of a chain a + b + c ... is a level); DuckDB plans them in time that grows with the cube of the depth", maxDuckDBCallNesting),
+				Hint:   "Add many values with list_sum([a, b, c, ...]) and join many texts with concat(a, b, c, ...), or compute parts in a WITH clause",
 			}
 		case s.calls > maxDuckDBCallNesting:
 			return &Error{

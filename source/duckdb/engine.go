@@ -227,10 +227,17 @@ func (b *backend) init(ctx context.Context) error {
 	if opts.Schemas, err = cn.names(ctx, guard.DuckDBSchemasSQL); err != nil {
 		return fmt.Errorf("listing schemas: %w", err)
 	}
+	views, err := cn.all(ctx, guard.DuckDBViewsSQL)
+	if err != nil {
+		return fmt.Errorf("listing DuckDB's views: %w", err)
+	}
+	for _, r := range views {
+		opts.Views = append(opts.Views, guard.DuckDBView{Name: str(r[0]), SQL: str(r[1])})
+	}
 	b.guard = guard.NewDuckDB(&opts)
-	// The built-in macros are judged by their bodies, parsed by the
+	// The built-in macros and views are judged by their bodies, parsed by the
 	// instance.
-	return b.guard.JudgeMacros(ctx, cn)
+	return b.guard.JudgeBuiltins(ctx, cn)
 }
 
 func (b *backend) Info() source.Info { return b.info }

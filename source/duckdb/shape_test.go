@@ -26,6 +26,10 @@ func TestGuardBoundsParseAndBind(t *testing.T) {
 		{"30 nested subqueries", "SELECT " + rep("(SELECT ", 30) + "1" + rep(")", 30), "nests queries"},
 		{"24 nested lambdas", "SELECT " + rep("list_transform([1], x -> ", 24) + "x" + rep(")", 24), "nests lambdas"},
 		{"800 nested lists", "SELECT " + rep("[", 800) + "1" + rep("]", 800), "nests function calls"},
+		{"600 nested additions", "SELECT " + rep("(1 + ", 600) + "1" + rep(")", 600), "nests operators"},
+		{"a chain of 600 additions", "SELECT " + rep("1 + ", 600) + "1", "nests operators"},
+		{"a chain of 200 concatenations", "SELECT " + rep("'a' || ", 200) + "'a'", "nests operators"},
+		{"operators inside calls", "SELECT " + rep("abs(1 + ", 40) + "1" + rep(")", 40), "nests operators"},
 		{"8,000 select items", "SELECT " + rep("1, ", 8000) + "1", "select list"},
 		{"200 stars", "SELECT " + rep("*, ", 200) + "1 FROM people", "select list"},
 	} {
@@ -41,6 +45,9 @@ func TestGuardBoundsParseAndBind(t *testing.T) {
 		"1,000 select items":  "SELECT " + rep("1, ", 999) + "1",
 		"an AND chain of 500": "SELECT count(*) FROM people WHERE true" + rep(" AND id > 0", 500),
 		"a banner comment":    "-- " + rep("-", 300) + "\nSELECT 1 /* " + rep("*", 300) + " */",
+		"a sum of 60 terms":   "SELECT " + rep("id + ", 59) + "id FROM nested",
+		"a sum of a list":     "SELECT list_sum([" + rep("id, ", 599) + "id]) FROM nested",
+		"a long concat":       "SELECT concat(" + rep("label, ", 599) + "label) FROM nested",
 	} {
 		if _, _, err := run(t.Context(), b, source.Statement{SQL: sql}); err != nil {
 			t.Errorf("%s: %v", name, err)
