@@ -384,3 +384,32 @@ func TestBudgets(t *testing.T) {
 		t.Errorf("a memory limit DuckDB cannot read: err = %v; want DuckDB's refusal of it", err)
 	}
 }
+
+// TestGlobCharactersInFileNames: a served file whose name holds DuckDB's
+// glob characters (* ? [) is read as exactly that file, never as a
+// pattern over its neighbours, hidden ones included.
+func TestGlobCharactersInFileNames(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a*b.csv": "star", "axb.csv": "x", "q?.csv": "question", "qz.csv": "z",
+		"[.]dot.csv": "bracket", "**.csv": "stars", "{c,d}.csv": "brace", "c.csv": "c",
+		".dot.csv": "HIDDEN-7c1e",
+	}
+	for name, v := range files {
+		must(t, os.WriteFile(filepath.Join(dir, name), []byte("v\n"+v+"\n"), 0o644))
+	}
+	b := open(t, dir, duckdb.Engine{})
+	for view, want := range map[string]string{"a*b": "star", "axb": "x", "q?": "question", "qz": "z", "[.]dot": "bracket", "**": "stars", "{c,d}": "brace", "c": "c"} {
+		_, rows, err := run(t.Context(), b, source.Statement{SQL: `SELECT string_agg(v, ',' ORDER BY v) FROM "` + view + `"`})
+		if err != nil {
+			t.Errorf("%s: %v", view, err)
+			continue
+		}
+		if got := toString(rows[0][0]); got != want {
+			t.Errorf("view %q reads %q, want only its own file's %q", view, got, want)
+		}
+	}
+	if w := b.(interface{ Warnings() []source.Warning }).Warnings(); len(w) != 0 {
+		t.Errorf("warnings %v, want none", w)
+	}
+}

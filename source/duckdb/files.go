@@ -109,16 +109,38 @@ func (s served) reader() string {
 	}
 }
 
-// list is the view's files as a DuckDB list literal.
+// list is the view's files as a DuckDB list literal, each read as
+// exactly that file.
 func (s served) list() string {
 	if s.files == nil {
-		return quoteString(s.path)
+		return quoteString(literalPath(s.path))
 	}
 	quoted := make([]string, len(s.files))
 	for i, f := range s.files {
-		quoted[i] = quoteString(f)
+		quoted[i] = quoteString(literalPath(f))
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// literalPath is path as a DuckDB reader's pattern that matches only
+// path: DuckDB's readers glob every path they get, so a file named
+// a*b.csv or [x].csv would read a.csv's neighbours (hidden ones too), and
+// a glob character in brackets stands for itself. DuckDB knows no other
+// glob characters ({ and } are plain).
+func literalPath(path string) string {
+	if !strings.ContainsAny(path, "*?[") {
+		return path
+	}
+	var b strings.Builder
+	for _, r := range path {
+		switch r {
+		case '*', '?', '[':
+			b.WriteString("[" + string(r) + "]")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // readable are the files DuckDB may open once locked.

@@ -168,6 +168,12 @@ func lock(ctx context.Context, db *sql.DB, files []string) error {
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, quoteString(f))
+		// A view reads a file whose name holds a glob character by a
+		// pattern that matches only it (literalPath), and DuckDB judges
+		// the pattern before it lists the folder.
+		if p := literalPath(f); p != f {
+			paths = append(paths, quoteString(p))
+		}
 	}
 	// Files only, never a directory: DuckDB lets a statement write where
 	// it may read, and a directory would let it make new files.
