@@ -244,7 +244,7 @@ func (w *worker) read(out io.Reader) {
 	}
 	w.cmd.Process.Kill()
 	err := w.cmd.Wait()
-	w.why, w.detail = w.reason(err, garbled)
+	w.detail, w.why = w.reason(err, garbled)
 	os.RemoveAll(w.spill)
 	if w.ended != nil {
 		w.ended(w.stoppedFor.Load())
@@ -253,23 +253,23 @@ func (w *worker) read(out io.Reader) {
 }
 
 // reason says why the worker ended, from what stopped it, a reply that
-// could not be read and its exit: as an error, and as the detail that
-// follows "ended while ...".
-func (w *worker) reason(exit, garbled error) (error, string) {
+// could not be read and its exit: as the detail that follows "ended
+// while ...", and as an error.
+func (w *worker) reason(exit, garbled error) (string, error) {
 	if why := w.stoppedFor.Load(); why != nil {
-		return fmt.Errorf("DuckDB's worker process was stopped: %s", *why), "it was stopped: " + *why
+		return "it was stopped: " + *why, fmt.Errorf("DuckDB's worker process was stopped: %s", *why)
 	}
 	if garbled != nil {
-		return fmt.Errorf("DuckDB's worker process sent a reply sqlmcp could not read, and was stopped: %v", garbled), fmt.Sprintf("it sent a reply sqlmcp could not read (%v)", garbled)
+		return fmt.Sprintf("it sent a reply sqlmcp could not read (%v)", garbled), fmt.Errorf("DuckDB's worker process sent a reply sqlmcp could not read, and was stopped: %v", garbled)
 	}
 	last := w.stderr.lower()
 	if w.bound > 0 && (strings.Contains(last, "out of memory") || strings.Contains(last, "bad_alloc") || strings.Contains(last, "cannot allocate memory")) {
-		return fmt.Errorf("DuckDB's worker process ran out of its memory bound (%d MiB) and ended", w.bound>>20), fmt.Sprintf("it ran out of its memory bound (%d MiB)", w.bound>>20)
+		return fmt.Sprintf("it ran out of its memory bound (%d MiB)", w.bound>>20), fmt.Errorf("DuckDB's worker process ran out of its memory bound (%d MiB) and ended", w.bound>>20)
 	}
 	if exit == nil {
-		return errors.New("DuckDB's worker process ended"), "it exited"
+		return "it exited", errors.New("DuckDB's worker process ended")
 	}
-	return fmt.Errorf("DuckDB's worker process ended: %v", exit), exit.Error()
+	return exit.Error(), fmt.Errorf("DuckDB's worker process ended: %v", exit)
 }
 
 // stopped reports whether the process ended, or is being stopped.
