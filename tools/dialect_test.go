@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -101,5 +102,36 @@ func TestErrorsTeachMySQL(t *testing.T) {
 		if !res.IsError || !strings.Contains(text, c.want) {
 			t.Errorf("%q: got %q (error %v), want a hint holding %q", c.sql, text, res.IsError, c.want)
 		}
+	}
+}
+
+// TestSyntaxHintQuotesForTheDialect: a syntax error's advice on quoting
+// names is the dialect's own. On MySQL and MariaDB it names backticks and
+// warns off double quotes, which make a string there: a model that wrote
+// "name" as told would read the literal on every row.
+func TestSyntaxHintQuotesForTheDialect(t *testing.T) {
+	dbs := dbtest.All(t, nil)
+	if os.Getenv(dbtest.MySQLEnv) != "" {
+		dbs = append(dbs, dbtest.Engine{Name: "mysql", DB: dbtest.MySQL(t, nil)})
+	}
+	for _, e := range dbs {
+		t.Run(e.Name, func(t *testing.T) {
+			cs := serve(t, e.DB, zerolog.Nop())
+			for _, sql := range []string{"SELEC name FROM customers", `SELECT o.id FROM "order" o`} {
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := res.Content[0].(*mcp.TextContent).Text
+				if !res.IsError {
+					continue // a dialect that reads it
+				}
+				backticks := strings.Contains(text, "in backticks (`order`), never double quotes")
+				double := strings.Contains(text, "in double quotes")
+				if e.Name == "mysql" && (!backticks || double) || e.Name != "mysql" && (backticks || !double) {
+					t.Errorf("%q: got %q, want the advice to quote names as %s does", sql, text, e.Name)
+				}
+			}
+		})
 	}
 }

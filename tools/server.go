@@ -439,8 +439,8 @@ func (s *server) modelError(ctx context.Context, sql string, err error) error {
 	case errors.As(err, &te), errors.Is(err, context.Canceled), errors.As(err, new(*source.UnavailableError)):
 		return err
 	case errors.As(err, &se):
-		return &worded{text: fmt.Sprintf("%s error: %s%s. Check the SQL there; quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes%s",
-			s.db.Dialect(), se.Message, near(sql, se.Position), dialectHint(s.db.Dialect(), sql, err)), err: err}
+		return &worded{text: fmt.Sprintf("%s error: %s%s. Check the SQL there; %s%s",
+			s.db.Dialect(), se.Message, near(sql, se.Position), quoteAdvice(s.db.Dialect()), dialectHint(s.db.Dialect(), sql, err)), err: err}
 	case errors.As(err, &ee):
 		hints := s.engineHint(ctx, sql, ee) + dialectHint(s.db.Dialect(), sql, err)
 		words := func(d *data) string {
@@ -548,7 +548,7 @@ func (s *server) engineHint(ctx context.Context, sql string, ee *source.EngineEr
 				if len(schema.Closest(name, []string{c.Name}, 1)) == 0 && !(here && strings.Contains(strings.ToLower(name), strings.ToLower(c.Name))) {
 					continue
 				}
-				col := t.Display() + "." + schema.IdentifierQuote(c.Name)
+				col := t.Display() + "." + s.ident(c.Name)
 				if here {
 					mine = append(mine, col)
 				} else {
@@ -561,13 +561,39 @@ func (s *server) engineHint(ctx context.Context, sql string, ee *source.EngineEr
 			close = close[:5]
 		}
 		if len(close) > 0 {
+			if s.db.Dialect() == sqlmcp.MySQL {
+				return ". Columns with similar names: " + strings.Join(close, ", ") + ". Quote names with spaces in backticks"
+			}
 			return ". Columns with similar names: " + strings.Join(close, ", ") + ". Quote names with spaces or capitals in double quotes"
 		}
 		return ". Call describe_table to see a table's columns"
 	case source.SyntaxError:
+		if s.db.Dialect() == sqlmcp.MySQL {
+			return ". Check the SQL near that point; " + quoteAdvice(sqlmcp.MySQL)
+		}
 		return ". Check the SQL near that point; quote identifiers that hold spaces, punctuation or reserved words in double quotes"
 	}
 	return ""
+}
+
+// quoteAdvice tells the model how this dialect quotes a name. MySQL and
+// MariaDB quote with backticks: the session runs without ANSI_QUOTES, so
+// "name" is a string there, and a query that follows advice to use double
+// quotes answers the literal on every row instead of failing.
+func quoteAdvice(d sqlmcp.Dialect) string {
+	if d == sqlmcp.MySQL {
+		return "quote identifiers that hold spaces, punctuation or reserved words in backticks (`order`), never double quotes, which make a string"
+	}
+	return "quote identifiers that hold spaces, punctuation, capitals or reserved words in double quotes"
+}
+
+// ident writes a column's name as a query of this dialect may: bare when
+// it can be, else quoted as the engine quotes (backticks on MySQL).
+func (s *server) ident(name string) string {
+	if schema.IdentifierQuote(name) == name {
+		return name
+	}
+	return s.db.Quote(name)
 }
 
 // sessionOf is the call's MCP session, or nil.
