@@ -45,9 +45,12 @@ const (
 type Engine struct {
 	// TempTableLimit bounds, on MariaDB, each internal temporary table a
 	// statement writes to disk (tmp_disk_table_size, in bytes), so a
-	// sort or recursive WITH that grows one stops with an error instead
-	// of filling the server's tmpdir until the timeout. Default
-	// DefaultTempTableLimit; MySQL has no such session setting.
+	// GROUP BY or recursive WITH that grows one stops with an error
+	// instead of filling the server's tmpdir until the timeout. It
+	// bounds each such table, not the statement: one that materializes
+	// several gets it for each, and a sort's merge files are not bounded
+	// at all. Default DefaultTempTableLimit; MySQL has no such session
+	// setting.
 	TempTableLimit int64
 }
 
