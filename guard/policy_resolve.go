@@ -93,6 +93,7 @@ type policyResolver struct {
 	sqlite bool
 	seen   map[*pg.ColumnRef]bool // the column references resolved
 	steps  int                    // name comparisons and items copied, bounded by maxPolicySteps
+	width  int                    // the statement's result columns, as counted
 }
 
 // maxPolicySteps bounds the resolver's work on one statement. It finds
@@ -160,6 +161,7 @@ func (r *policyResolver) statement(n *pg.Node) (masked []MaskedColumn, err *Erro
 	if missed != nil {
 		return nil, missed
 	}
+	r.width = len(out)
 	unknown := false
 	for i, c := range out {
 		switch {

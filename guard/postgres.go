@@ -129,6 +129,10 @@ type PostgresQuery struct {
 	// Masked are the result columns that carry masked columns' values,
 	// under a policy (PostgresPolicyLimit); the caller redacts them.
 	Masked []MaskedColumn
+	// Width is how many columns the result has as the guard counted them
+	// under a policy: where the server returns another number, the
+	// positions of Masked are not the result's (a row expanded with .*).
+	Width int
 	// shift is how many characters Text has before the caller's SQL
 	// begins, less those of the caller's SQL it left out.
 	shift int
@@ -264,15 +268,22 @@ func rowTypeVisible(pol PolicyCatalog, t PostgresType) bool {
 
 // postgresPolicy judges an accepted statement under pol, when there is one.
 func postgresPolicy(raw *pg.RawStmt, cat PostgresCatalog, pol PolicyCatalog) ([]MaskedColumn, error) {
+	masked, _, err := postgresPolicyWidth(raw, cat, pol)
+	return masked, err
+}
+
+// postgresPolicyWidth is postgresPolicy, with the number of result
+// columns the resolver counted.
+func postgresPolicyWidth(raw *pg.RawStmt, cat PostgresCatalog, pol PolicyCatalog) ([]MaskedColumn, int, error) {
 	if pol == nil {
-		return nil, nil
+		return nil, 0, nil
 	}
 	r := &policyResolver{pol: pol, cat: cat}
 	masked, e := r.statement(raw.Stmt)
 	if e != nil {
-		return nil, e
+		return nil, 0, e
 	}
-	return masked, nil
+	return masked, r.width, nil
 }
 
 // PostgresPolicyLimit is PostgresLimit under a table and column policy
@@ -295,7 +306,7 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 	if err != nil {
 		return PostgresQuery{}, err
 	}
-	masked, err := postgresPolicy(raw, cat, pol)
+	masked, width, err := postgresPolicyWidth(raw, cat, pol)
 	if err != nil {
 		return PostgresQuery{}, err
 	}
@@ -303,7 +314,7 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 		return PostgresQuery{Text: sql, Explain: true}, nil
 	}
 	if limit <= 0 {
-		return PostgresQuery{Text: sql, Masked: masked}, nil
+		return PostgresQuery{Text: sql, Masked: masked, Width: width}, nil
 	}
 	start, end := int(raw.StmtLocation), len(sql)
 	if start < 0 || start > len(sql) {
@@ -333,7 +344,7 @@ func limitedApart(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog)
 	if err := checkQuery(stmts[0].Stmt.GetSelectStmt(), cat, text); err != nil {
 		return PostgresQuery{}, err
 	}
-	q.Masked = masked
+	q.Masked, q.Width = masked, width
 	return q, nil
 }
 
@@ -378,11 +389,11 @@ func limitedAtOnce(sql string, limit int, cat PostgresCatalog, pol PolicyCatalog
 	if inner == nil || checkPostgresCost(inner) != nil || checkQuery(inner.GetSelectStmt(), hideRowTypes(cat, pol), text) != nil {
 		return PostgresQuery{}, false
 	}
-	masked, err := postgresPolicy(&pg.RawStmt{Stmt: inner}, cat, pol)
+	masked, width, err := postgresPolicyWidth(&pg.RawStmt{Stmt: inner}, cat, pol)
 	if err != nil {
 		return PostgresQuery{}, false
 	}
-	return PostgresQuery{Text: text, shift: utf8.RuneCountInString(limitPrefix), Masked: masked}, true
+	return PostgresQuery{Text: text, shift: utf8.RuneCountInString(limitPrefix), Masked: masked, Width: width}, true
 }
 
 // limitWrap is the text the server runs for a query limited to limit

@@ -123,6 +123,16 @@ func TestResolve(t *testing.T) {
 	if p.Redact(m, nil) != nil {
 		t.Error("Redact: NULL is not NULL")
 	}
+	// Hashed with its column: the same value as another hashed column
+	// (two masks of one value, under two names) hashes apart.
+	p2, err := spec(t, shop+"    orders.total: hash\n").Resolve(catalog(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := guard.MaskedColumn{Schema: "public", Table: "orders", Column: "total"}
+	if x, y := p2.Redact(m, "ann@example.com"), p2.Redact(other, "ann@example.com"); x == y {
+		t.Errorf("Redact: one value hashes alike as %s and as %s: %v", m.Column, other.Column, x)
+	}
 	lines := strings.Join(p.Lines(), "\n")
 	for _, want := range []string{"public.api_tokens: hidden: denied by deny_tables", "public.customers: denied columns: password_hash; masked columns: email (hash)", "public.customer_mail: hidden: reads public.customers.email"} {
 		if !strings.Contains(lines, want) {

@@ -400,7 +400,11 @@ func (p *Policy) Filter(defs []source.TableDef) []source.TableDef {
 }
 
 // Redact is what the model sees of value v of the masked column m: a
-// keyed hash (Hash) or a fixed marker (Redact). NULL stays NULL.
+// keyed hash (Hash) or a fixed marker (Redact). NULL stays NULL. The hash
+// is of the column's name with the value, so equal values of one column
+// hash alike, and a value that comes to be hashed as another column's (a
+// result whose columns a query shifted) cannot be matched against that
+// column's hashes: no query can hash guesses to compare with them.
 func (p *Policy) Redact(m guard.MaskedColumn, v any) any {
 	if v == nil {
 		return nil
@@ -409,7 +413,7 @@ func (p *Policy) Redact(m guard.MaskedColumn, v any) any {
 		return RedactMarker
 	}
 	h := hmac.New(sha256.New, p.key)
-	fmt.Fprintf(h, "%T\x00", v)
+	fmt.Fprintf(h, "%q.%q.%q\x00%T\x00", m.Schema, m.Table, m.Column, v)
 	switch v := v.(type) {
 	case string:
 		h.Write([]byte(v))

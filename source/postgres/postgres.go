@@ -130,6 +130,10 @@ type backend struct {
 	// own is judged under (SetPolicy); nil for none.
 	policy    atomic.Pointer[pgPolicy]
 	policyGen atomic.Uint64
+	// origins name the columns of the last reading of the catalog
+	// (ReadTables), which policies are resolved against, by the oid and
+	// number a result's field descriptions give (checkMasks).
+	origins atomic.Pointer[pgOrigins]
 }
 
 // pgPolicy is a policy as SetPolicy stored it: gen tells verdicts judged
@@ -453,6 +457,9 @@ type pgStatement struct {
 	// masked are the result columns that carry masked values, under a
 	// policy; shared by every use of a remembered verdict, so read-only.
 	masked []guard.MaskedColumn
+	// width is the number of result columns the guard counted, under a
+	// policy (checkMasks).
+	width int
 	// role is the role the statement runs as (source.Statement.Role); ""
 	// for the connecting one.
 	role string
@@ -609,7 +616,7 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog, pol guard.P
 	if err != nil {
 		return pgStatement{}, err
 	}
-	return pgStatement{text: q.Text, sql: sql, position: q.Position, masked: q.Masked}, nil
+	return pgStatement{text: q.Text, sql: sql, position: q.Position, masked: q.Masked, width: q.Width}, nil
 }
 
 // pgOwnSetup gives sqlmcp's own catalog reads, whose cost is known,
@@ -681,6 +688,11 @@ func (p *backend) exec(ctx context.Context, conn *pgxpool.Conn, st pgStatement, 
 		return br, pgError(err, st)
 	}
 	fields := rows.FieldDescriptions()
+	if st.policed {
+		if err := p.checkMasks(fields, st.masked, st.width); err != nil {
+			return br, err
+		}
+	}
 	types, known := p.types.get(fields)
 	if !known {
 		// A type sqlmcp has not met (a table's row type, an enum made

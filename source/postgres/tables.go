@@ -28,7 +28,8 @@ const pgTablesSQL = `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint
 		WHERE ` + pgRelations + ` ORDER BY 1, 2`
 
 // pgColumnsSQL lists every column, in order, with its type, default and
-// description (ReadTables). The descriptions are joined, not looked up a
+// description, and its relation's oid and its number, which name it in a
+// result's field descriptions (ReadTables, pgOrigins). The descriptions are joined, not looked up a
 // column at a time (col_description), and whether a column is generated
 // (attgenerated, since PostgreSQL 12: read from the row as JSON, which an
 // older server lacks the column for) is asked only of columns with a
@@ -37,7 +38,8 @@ const pgTablesSQL = `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint
 // classoid is pg_class's oid, 1259.
 const pgColumnsSQL = `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
 			a.attnotnull, pg_get_expr(d.adbin, d.adrelid), coalesce(ds.description, ''),
-			d.oid IS NOT NULL AND (SELECT coalesce(to_jsonb(g) ->> 'attgenerated', '') <> '' FROM pg_attribute g WHERE g.attrelid = a.attrelid AND g.attnum = a.attnum)
+			d.oid IS NOT NULL AND (SELECT coalesce(to_jsonb(g) ->> 'attgenerated', '') <> '' FROM pg_attribute g WHERE g.attrelid = a.attrelid AND g.attnum = a.attnum),
+			c.oid, a.attnum
 		FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 		LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 		LEFT JOIN pg_description ds ON ds.objoid = c.oid AND ds.classoid = 1259 AND ds.objsubid = a.attnum
@@ -161,11 +163,13 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 	table := func(row []any) *source.TableDef { return byKey[source.CellText(row[0])+"."+source.CellText(row[1])] }
 
 	rows = reads[1]
+	origins := make(pgOrigins, len(rows))
 	for _, row := range rows {
 		t := table(row)
 		if t == nil {
 			continue
 		}
+		origins[pgOrigin{uint32(source.CellInt(row[8])), uint16(source.CellInt(row[9]))}] = [3]string{t.Schema, t.Name, source.CellText(row[2])}
 		notNull, _ := row[4].(bool)
 		generated, _ := row[7].(bool) // attgenerated, since PostgreSQL 12
 		col := source.ColumnDef{Name: source.CellText(row[2]), Type: source.CellText(row[3]), Nullable: !notNull, Description: source.CellText(row[6]), Generated: generated}
@@ -222,6 +226,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		ix.Columns = append(ix.Columns, col)
 	}
 	readViewReads(reads[5], reads[6], byKey)
+	p.origins.Store(&origins)
 	return tables, nil
 }
 
