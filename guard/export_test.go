@@ -58,3 +58,7 @@ func ReflectChildren(m protoreflect.Message, f func(protoreflect.Message) bool) 
 		}
 	}
 }
+
+// SQLiteForPostgres is the text the masked-column check parses for a
+// SQLite statement, and whether the two grammars read it alike.
+var SQLiteForPostgres = sqliteForPostgres

@@ -60,7 +60,8 @@ import (
 // would have been accepted.
 
 // CheckPolicySQL parses sql with PostgreSQL's parser and judges it against
-// pol, for a query the dialect d's guard already accepted: it returns the
+// pol, for a query the dialect d's guard already accepted (for SQLite,
+// the text as SQLite reads it: sqliteForPostgres): it returns the
 // result columns that carry masked values, by position, or an *Error
 // saying what was refused (worded the same for a denied relation or column
 // as for one that does not exist), or a *SyntaxError when PostgreSQL's
@@ -70,6 +71,16 @@ import (
 func CheckPolicySQL(sql string, pol PolicyCatalog, d sqlmcp.Dialect) ([]MaskedColumn, error) {
 	if err := checkText(sql); err != nil {
 		return nil, err
+	}
+	if d == sqlmcp.SQLite {
+		text, ok := sqliteForPostgres(sql)
+		if !ok {
+			return nil, &Error{
+				Reason: "the query's comments, strings or quoted names read differently in the grammar the check of masked columns uses",
+				Hint:   `Write it without nested comments, dollar-quoted or E'' strings, and quote names with "double quotes"`,
+			}
+		}
+		sql = text
 	}
 	stmts, err := parsePostgres(sql, 0)
 	if err != nil {

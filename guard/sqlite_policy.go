@@ -826,6 +826,16 @@ func (lx sqliteLex) written(name string) string {
 // its text; 'n' for a string ('...') or quoted name ("...", `...`, [...]),
 // with its text unquoted; 'p' for any other byte.
 func sqliteScan(sql string, f func(kind byte, text string)) {
+	sqliteTokens(sql, func(kind byte, text string, _, _ int) {
+		if kind != 'c' {
+			f(kind, text)
+		}
+	})
+}
+
+// sqliteTokens is sqliteScan with comments too (kind 'c', text ""), and
+// where in sql each token starts and ends.
+func sqliteTokens(sql string, f func(kind byte, text string, start, end int)) {
 	for i := 0; i < len(sql); {
 		c := sql[i]
 		switch {
@@ -834,15 +844,17 @@ func sqliteScan(sql string, f func(kind byte, text string)) {
 		case strings.HasPrefix(sql[i:], "--"):
 			end := strings.IndexByte(sql[i:], '\n')
 			if end < 0 {
-				i = len(sql)
-			} else {
-				i += end + 1
+				end = len(sql) - i
 			}
+			f('c', "", i, i+end)
+			i += end
 		case strings.HasPrefix(sql[i:], "/*"):
 			end := strings.Index(sql[i+2:], "*/")
 			if end < 0 {
+				f('c', "", i, len(sql))
 				i = len(sql)
 			} else {
+				f('c', "", i, i+2+end+2)
 				i += 2 + end + 2
 			}
 		case c == '\'' || c == '"' || c == '`' || c == '[':
@@ -865,17 +877,17 @@ func sqliteScan(sql string, f func(kind byte, text string)) {
 				b.WriteByte(sql[j])
 				j++
 			}
-			f('n', b.String())
+			f('n', b.String(), i, j)
 			i = j
 		case wordByte(c):
 			j := i
 			for j < len(sql) && wordByte(sql[j]) {
 				j++
 			}
-			f('w', sql[i:j])
+			f('w', sql[i:j], i, j)
 			i = j
 		default:
-			f('p', sql[i:i+1])
+			f('p', sql[i:i+1], i, i+1)
 			i++
 		}
 	}
