@@ -11,9 +11,10 @@ import (
 // false when the two grammars would still read the text apart: where
 // PostgreSQL sees a comment SQLite does not (PostgreSQL nests /* */,
 // SQLite does not), or a string or quoted name that does not start and
-// end where SQLite's does (a dollar-quoted or E'' string, a [name]). Two
-// parsers that split a text differently judge different statements, and
-// the check would place the masks of one on the columns of the other.
+// end where SQLite's does (a dollar-quoted string, an escape string with
+// its E prefix, a [name]). Two parsers that split a text differently
+// judge different statements, and the check would place the masks of one
+// on the columns of the other.
 func sqliteForPostgres(sql string) (string, bool) {
 	b := []byte(sql)
 	type span struct{ start, end int }
