@@ -430,7 +430,8 @@ const pgCatalogSQL = `WITH r AS (
 					AND (g.rngcanonical::oid >= 16384 OR g.rngsubdiff::oid >= 16384)) THEN ''
 			ELSE '-' END AS origin,
 		CASE WHEN p.prorettype IN (` + pgLookupTypes + `)
-				OR p.proargtypes::oid[] && '{` + pgLookupTypes + `}'::oid[] THEN 'F'
+				OR p.proargtypes::oid[] && '{` + pgLookupTypes + `}'::oid[]
+				OR p.proargtypes::oid[] && '{2275}'::oid[] AND p.proargtypes::oid[] && '{26}'::oid[] THEN 'F'
 			WHEN p.proargtypes::oid[] && '{26, 19}'::oid[] THEN 'N'
 			ELSE 'f' END AS kind
 	FROM pg_catalog.pg_proc p
@@ -576,7 +577,10 @@ const pgRangeConstructors = `'range_constructor2', 'range_constructor3', 'multir
 // regnamespace, regrole, regcollation), whose values name catalog objects:
 // a function taking or returning one is kind 'F' in pgCatalogSQL, and one
 // taking an oid (26) or a name (19) kind 'N'; both can be marked Lookup
-// (see guard.PostgresFunction).
+// (see guard.PostgresFunction). So is a type's input function that takes
+// the type by its OID beside the text (cstring, 2275): enum_in,
+// record_in, domain_in, array_in, range_in name the type they are given,
+// or count its columns, in their errors.
 const pgLookupTypes = `24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191`
 
 // pgLooksUp reports whether a function taking an oid or a name (kind 'N')

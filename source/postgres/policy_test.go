@@ -296,6 +296,12 @@ func TestPostgresPolicy(t *testing.T) {
 		"SELECT has_table_privilege('S.tokens', 'SELECT')",
 		"SELECT has_column_privilege('S.staff', 'salary', 'SELECT')",
 		"SELECT pg_relation_size('S.tokens')",
+		// A type's input function given the type's OID names the type or
+		// counts its columns in its error.
+		"SELECT enum_in('a'::cstring, 1::oid)",
+		"SELECT record_in('(1)'::cstring, p.tableoid, -1) FROM S.people p",
+		"SELECT domain_in('1'::cstring, 16384::oid, -1)",
+		"SELECT array_in('{}'::cstring, 23::oid, -1)",
 		"SELECT pg_total_relation_size('S.tokens')",
 		"SELECT pg_get_viewdef('S.v_pay')",
 		"SELECT obj_description(16384, 'pg_class')",
