@@ -3,6 +3,9 @@ package guard
 import (
 	"fmt"
 	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // PostgresCatalog tells the PostgreSQL guard what the text alone cannot:
@@ -465,4 +468,35 @@ func volatileAllowed(schema, lower string) bool {
 		return schema == "" || schema == "pg_catalog"
 	}
 	return false
+}
+
+// PostgresCallsDenied reports whether the query sql (a view's definition,
+// as pg_get_viewdef writes it) calls a function refused whatever the
+// catalog says (pgDenied): one that runs SQL given as text, reaches
+// another server, reads the server's files. What such a view reads cannot
+// be told from the relations it depends on. A text the parser does not
+// read counts as calling one.
+func PostgresCallsDenied(sql string) bool {
+	tree, err := parseTree(sql)
+	if err != nil {
+		return true
+	}
+	denied := false
+	var walk func(m protoreflect.Message) bool
+	walk = func(m protoreflect.Message) bool {
+		if fc, ok := m.Interface().(*pg.FuncCall); ok && len(fc.Funcname) > 0 {
+			if s := fc.Funcname[len(fc.Funcname)-1].GetString_(); s != nil {
+				if _, d := pgDenied(strings.ToLower(s.Sval)); d {
+					denied = true
+					return false
+				}
+			}
+		}
+		children(m, walk)
+		return !denied
+	}
+	for _, st := range tree.Stmts {
+		walk(st.ProtoReflect())
+	}
+	return denied
 }

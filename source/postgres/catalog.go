@@ -113,6 +113,13 @@ var ownCatalogRows = [][]any{
 	{"N", "pg_catalog", "obj_description", "pg_catalog", "obj_description", "s", ""},
 	{"N", "pg_catalog", "pg_get_expr", "pg_catalog", "pg_get_expr", "s", ""},
 	{"N", "pg_catalog", "pg_get_function_identity_arguments", "pg_catalog", "pg_get_function_identity_arguments", "s", ""},
+	// pg_get_viewdef's five, in the server's order: (text), (oid),
+	// (text, boolean), (oid, boolean), (oid, integer).
+	{"f", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
+	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
+	{"f", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
+	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
+	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
 	{"N", "pg_catalog", "pg_has_role", "pg_catalog", "pg_has_role", "s", ""},
 	{"N", "pg_catalog", "pg_identify_object", "pg_catalog", "pg_identify_object", "s", ""},
 	{"o", "pg_catalog", "!~~", "pg_catalog", "bpcharnlike", "i", ""},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -79,6 +80,7 @@ var pgSchemaReads = []catalogRead{
 	{"listing tables", pgTablesSQL}, {"listing columns", pgColumnsSQL}, {"listing primary keys", pgPrimaryKeysSQL},
 	{"listing foreign keys", pgForeignKeysSQL}, {"listing indexes", pgIndexesSQL},
 	{"listing what views read", pgViewReadsSQL}, {"listing the functions views call", pgViewCallsSQL},
+	{"reading views' definitions", pgViewDefsSQL},
 }
 
 // pgStartReads are the reads of the start that ownCatalog may judge
@@ -225,7 +227,7 @@ func (p *backend) ReadTables(ctx context.Context, r source.Reader, schemas []str
 		}
 		ix.Columns = append(ix.Columns, col)
 	}
-	readViewReads(reads[5], reads[6], byKey)
+	readViewReads(reads[5], reads[6], reads[7], byKey)
 	p.origins.Store(&origins)
 	return tables, nil
 }
@@ -261,13 +263,23 @@ WHERE c.relkind IN ('v', 'm') AND w.rulename = '_RETURN' AND ` + pgRelations + `
 	AND EXISTS (SELECT FROM pg_catalog.pg_depend f WHERE f.classid = 2618 AND f.objid = w.oid
 		AND f.refclassid IN (1255, 2617) AND f.refobjid >= 16384)`
 
+// pgViewDefsSQL reads the definitions of the views and materialized
+// views, for the functions they call that pg_depend does not record: the
+// built-in ones (readViewReads).
+const pgViewDefsSQL = `SELECT n.nspname, c.relname, pg_catalog.pg_get_viewdef(c.oid)
+FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('v', 'm') AND ` + pgRelations
+
 // readViewReads fills the Reads of the views and materialized views in
 // byKey: each column of another relation the view reads, and the whole
 // relation (Column "") where the view reads none of its columns
 // (count(*)) or, for every relation it reads, when it holds a whole-row
 // reference (which could be to any of them). A view that calls a function
-// or operator not built in keeps Reads nil: what it reads cannot be told.
-func readViewReads(rows, calls [][]any, byKey map[string]*source.TableDef) {
+// or operator not built in, or a built-in one the guard refuses in any
+// query (query_to_xml, which runs SQL given as text, and the rest of
+// guard.PostgresCallsDenied's), keeps Reads nil: what it reads cannot be
+// told.
+func readViewReads(rows, calls, defs [][]any, byKey map[string]*source.TableDef) {
 	for _, t := range byKey {
 		if t.Kind == "view" || t.Kind == "materialized view" {
 			t.Reads = []source.ColumnRead{}
@@ -275,6 +287,11 @@ func readViewReads(rows, calls [][]any, byKey map[string]*source.TableDef) {
 	}
 	for _, row := range calls {
 		if t := byKey[source.CellText(row[0])+"."+source.CellText(row[1])]; t != nil {
+			t.Reads = nil
+		}
+	}
+	for _, row := range defs {
+		if t := byKey[source.CellText(row[0])+"."+source.CellText(row[1])]; t != nil && guard.PostgresCallsDenied(source.CellText(row[2])) {
 			t.Reads = nil
 		}
 	}
