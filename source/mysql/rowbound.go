@@ -5,14 +5,16 @@ package mysql
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/rs/zerolog"
 )
 
 // The driver reads a row whole before sqlmcp sees any of it, and a row has
@@ -181,12 +183,21 @@ func (c *boundedConn) Close() error {
 }
 
 // driverLog writes what the driver reports (a connection that broke, a
-// row past the bound) as the program's log is written: a JSON line on
-// stderr, rather than the driver's own plain text.
-type driverLog struct{ log zerolog.Logger }
+// row past the bound) as the program's log lines are written, a JSON
+// object a line on stderr, rather than the driver's own plain text. An
+// engine has no logger of its own, so the line is made here.
+type driverLog struct{ w io.Writer }
 
-func (d driverLog) Print(v ...any) { d.log.Warn().Str("event", "mysql_driver").Msg(fmt.Sprint(v...)) }
-
-func init() {
-	mysql.SetLogger(driverLog{zerolog.New(os.Stderr).With().Timestamp().Logger()})
+func (d driverLog) Print(v ...any) {
+	line, err := json.Marshal(struct {
+		Level string `json:"level"`
+		Event string `json:"event"`
+		Time  string `json:"time"`
+		Msg   string `json:"message"`
+	}{"warn", "mysql_driver", time.Now().UTC().Format(time.RFC3339), fmt.Sprint(v...)})
+	if err == nil {
+		d.w.Write(append(line, '\n'))
+	}
 }
+
+func init() { mysql.SetLogger(driverLog{os.Stderr}) }
