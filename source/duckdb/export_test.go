@@ -48,3 +48,16 @@ func WorkerPID(b source.Backend) int {
 	}
 	return ws.cur.cmd.Process.Pid
 }
+
+// Retire marks b's running worker to be replaced, as an out-of-memory
+// error does, and returns its process id (0 when none runs).
+func Retire(b source.Backend) int {
+	ws := b.(*backend).workers
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.cur == nil || ws.cur.stopped() {
+		return 0
+	}
+	ws.cur.retire()
+	return ws.cur.cmd.Process.Pid
+}

@@ -35,14 +35,19 @@ const (
 )
 
 // workers keeps one worker process running for a source, starting it
-// again, on the next call, when it stopped.
+// again, on the next call, when it stopped, and lets the one it replaced
+// finish its calls.
 type workers struct {
 	open opening // Spill is a folder per worker under it
 
-	mu     sync.Mutex
-	cur    *worker
-	n      int // workers started
-	closed bool
+	mu  sync.Mutex
+	cur *worker
+	// draining is the worker retired before cur, still finishing its
+	// calls: at most two workers live, each bounded, so a source holds at
+	// most twice its memory_limit.
+	draining *worker
+	n        int // workers started
+	closed   bool
 
 	// timeouts, replaced and crashed count the workers that ended while
 	// serving: stopped past a statement's time, replaced to hand memory
@@ -80,6 +85,15 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 	}
 	if ws.cur != nil {
 		ws.cur.retire()
+		if !ws.cur.stopped() {
+			// A worker retired before it still finishing calls of its own
+			// is stopped now, its calls failing, rather than a third
+			// worker's memory joining the two.
+			if d := ws.draining; d != nil && d != ws.cur && !d.stopped() {
+				go d.stop(whyMemory)
+			}
+			ws.draining = ws.cur
+		}
 	}
 	ws.n++
 	o := ws.open
@@ -99,9 +113,12 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 // close stops the running worker and starts no other.
 func (ws *workers) close() {
 	ws.mu.Lock()
-	w := ws.cur
-	ws.closed, ws.cur = true, nil
+	w, d := ws.cur, ws.draining
+	ws.closed, ws.cur, ws.draining = true, nil, nil
 	ws.mu.Unlock()
+	if d != nil && !d.stopped() {
+		d.end()
+	}
 	if w != nil {
 		w.end()
 	}

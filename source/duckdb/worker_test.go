@@ -3,6 +3,7 @@
 package duckdb_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -369,5 +370,41 @@ func TestWorkerKilledMidResult(t *testing.T) {
 	})
 	if err = c.Release(err); err == nil || got == 200000 || !strings.Contains(err.Error(), "ended while reading the result") {
 		t.Errorf("killed at the columns: %d rows, err = %v, want the worker ended while reading the result", got, err)
+	}
+}
+
+// TestAtMostTwoWorkers: a retired worker finishes its calls while a new
+// one serves, but when the new one is retired in turn, the first, still
+// busy, is stopped: a source never holds more than two workers' memory.
+func TestAtMostTwoWorkers(t *testing.T) {
+	dir, _ := fixture(t)
+	db := openDoor(t, dir, 30*time.Second, "")
+	// Seconds of DuckDB's work, checked for interrupts between chunks.
+	const slow = "SELECT sum(levenshtein(repeat('a', 3000), repeat('b', 3000 + r))) AS d FROM range(400) t(r)"
+	var calls sync.WaitGroup
+	defer calls.Wait()
+	busy := func(before int) int {
+		t.Helper()
+		calls.Go(func() { db.Query(context.Background(), slow, 0) })
+		var pid int
+		waitFor(t, func() bool { pid = duckdb.WorkerPID(db.Backend()); return pid != 0 && pid != before })
+		time.Sleep(300 * time.Millisecond) // the call is running on it
+		return duckdb.Retire(db.Backend())
+	}
+	first := busy(0)
+	second := busy(first)
+	if !alive(first) || !alive(second) {
+		t.Fatalf("workers %d and %d: want both running their calls", first, second)
+	}
+	if res, err := db.Query(t.Context(), "SELECT 42 AS n", 0); err != nil || fmt.Sprint(res.Rows) != "[[42]]" {
+		t.Fatalf("a call on the third worker: %v", err)
+	}
+	for deadline := time.Now().Add(time.Second); alive(first); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker %d still runs beside %d and a third", first, second)
+		}
+	}
+	if !alive(second) {
+		t.Errorf("worker %d, retired last, was stopped before its call ended", second)
 	}
 }
