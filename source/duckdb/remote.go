@@ -2,6 +2,7 @@ package duckdb
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/gob"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -95,19 +98,33 @@ func (ws *workers) get(ctx context.Context) (*worker, error) {
 			ws.draining = ws.cur
 		}
 	}
-	ws.n++
-	o := ws.open
-	o.Spill = filepath.Join(ws.open.Spill, fmt.Sprintf("spill-%d", ws.n))
-	w, err := startWorker(ctx, o, ws.ended)
-	if err != nil {
-		return nil, err
+	var left []source.Warning // files left out for crashing the worker
+	for {
+		ws.n++
+		o := ws.open
+		o.Spill = filepath.Join(ws.open.Spill, fmt.Sprintf("spill-%d", ws.n))
+		w, err := startWorker(ctx, o, ws.ended)
+		var bc *buildCrash
+		if errors.As(err, &bc) && len(left) < maxBuildCrashes && len(ws.open.Build) > 1 {
+			// A file whose reading crashed the worker is left out, as
+			// one DuckDB cannot read is, and the catalog made again
+			// without it.
+			ws.open.Build = slices.DeleteFunc(slices.Clone(ws.open.Build), func(v wireView) bool { return v.Path == bc.path })
+			left = append(left, source.Warning{Event: "file",
+				Message: fmt.Sprintf("%s is not served: reading it crashed DuckDB's worker (%s)", bc.path, firstLine(bc.err.Error()))})
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if w.built != nil {
+			// The catalog is made: the next workers open it as it is.
+			ws.open.Build, ws.open.Files = nil, w.built.Files
+			w.built.Warnings = append(left, w.built.Warnings...)
+		}
+		ws.cur = w
+		return w, nil
 	}
-	if w.built != nil {
-		// The catalog is made: the next workers open it as it is.
-		ws.open.Build, ws.open.Files = nil, w.built.Files
-	}
-	ws.cur = w
-	return w, nil
 }
 
 // close stops the running worker and starts no other.
@@ -224,13 +241,29 @@ func startWorker(ctx context.Context, o opening, ended func(stoppedFor *string))
 		w.stop(whyOpen)
 		var ce *source.ConnError
 		var ee *endedError
-		if errors.As(err, &ce) && errors.As(err, &ee) && !ee.heard {
+		switch {
+		case errors.As(err, &ce) && errors.As(err, &ee) && !ee.heard:
 			return nil, fmt.Errorf("DuckDB's worker (%s) ended before it answered (a program that serves DuckDB must call duckdb.ServeWorker first in main): %w", exe, err)
+		case errors.As(err, &ee) && ee.heard && len(o.Build) > 0 && w.stderr.lastBuilding() != "":
+			return nil, &buildCrash{path: w.stderr.lastBuilding(), err: err}
 		}
 		return nil, err
 	}
 	return w, nil
 }
+
+// buildCrash is a worker that ended while it read path for the catalog.
+type buildCrash struct {
+	path string
+	err  error
+}
+
+func (e *buildCrash) Error() string { return e.err.Error() }
+func (e *buildCrash) Unwrap() error { return e.err }
+
+// maxBuildCrashes is how many files that crash the worker the catalog's
+// build leaves out before it gives up.
+const maxBuildCrashes = 8
 
 // read hands each reply to its call until the pipe ends, then waits for
 // the process and fails the calls left.
@@ -484,8 +517,21 @@ func (e *wireError) err(ctx context.Context) error {
 // tail keeps the last bytes a worker wrote to its standard error: what a
 // crash says, never logged as it is (it can quote values).
 type tail struct {
-	mu  sync.Mutex
-	buf []byte
+	mu       sync.Mutex
+	buf      []byte
+	building string // the file the worker last said it reads to build the catalog
+}
+
+// buildingMark starts the line a worker writes on stderr as it begins to
+// read a file for the catalog, the file's path quoted after it: a crash's
+// own output can be longer than the tail, so the path is kept apart.
+const buildingMark = "sqlmcp-duckdb-building "
+
+// lastBuilding is the file the worker last began to read for the catalog.
+func (t *tail) lastBuilding() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.building
 }
 
 const tailBytes = 4 << 10
@@ -493,6 +539,12 @@ const tailBytes = 4 << 10
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if i := bytes.LastIndex(p, []byte(buildingMark)); i >= 0 {
+		line, _, _ := bytes.Cut(p[i+len(buildingMark):], []byte("\n"))
+		if path, err := strconv.Unquote(string(line)); err == nil {
+			t.building = path
+		}
+	}
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > tailBytes {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)

@@ -89,6 +89,9 @@ func buildCatalog(ctx context.Context, path string, want []wireView) (*built, er
 	b := &built{Estimates: map[string]int64{}}
 	for _, wv := range want {
 		v := served{name: wv.Name, path: wv.Path, kind: dataKind(wv.Kind), files: wv.Files}
+		// Said first, so that when reading the file crashes the worker,
+		// sqlmcp knows which file to leave out (buildingMark).
+		fmt.Fprintf(os.Stderr, "\n%s%s\n", buildingMark, strconv.Quote(v.path))
 		if _, err := w.ExecContext(ctx, "CREATE VIEW "+quote(v.name)+" AS SELECT * FROM "+v.reader()); err != nil {
 			b.Warnings = append(b.Warnings, source.Warning{Event: "file",
 				Message: fmt.Sprintf("%s is not served: DuckDB cannot read it: %s", v.path, firstLine(err.Error()))})

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -406,5 +407,29 @@ func TestAtMostTwoWorkers(t *testing.T) {
 	}
 	if !alive(second) {
 		t.Errorf("worker %d, retired last, was stopped before its call ended", second)
+	}
+}
+
+// TestFileThatCrashesTheBuild: a served file whose reading crashes the
+// worker as the catalog is made (JSON nested 100,000 deep) is left out
+// with a warning saying so, and the other files are served.
+func TestFileThatCrashesTheBuild(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "good.csv"), []byte("id,name\n1,a\n2,b\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "deep.json"), []byte(`{"a":`+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"}\n"), 0o644))
+	db := openDoor(t, dir, 10*time.Second, "")
+	res, err := db.Query(t.Context(), "SELECT count(*) FROM good", 0)
+	if err != nil || fmt.Sprint(res.Rows) != "[[2]]" {
+		t.Fatalf("the good file: %v, %v", res, err)
+	}
+	var said bool
+	for _, w := range db.Warnings() {
+		said = said || strings.Contains(w.Message, "deep.json is not served: reading it crashed DuckDB's worker")
+	}
+	if !said {
+		t.Errorf("warnings %v, want deep.json left out for crashing the worker", db.Warnings())
+	}
+	if _, err := db.Query(t.Context(), "SELECT * FROM deep", 0); err == nil {
+		t.Error("the file that crashed the worker is served")
 	}
 }
