@@ -201,6 +201,9 @@ type worker struct {
 	// detail is why, as said after "ended while ...": "it ran out of its
 	// memory bound (2048 MiB)"; set before dead closes.
 	detail string
+	// crashedBy: the process ended by itself while it ran one call, which
+	// crashed it; set before dead closes.
+	crashedBy bool
 }
 
 // call is one request's share of the replies.
@@ -292,9 +295,16 @@ func (w *worker) read(out io.Reader) {
 		case <-c.gone:
 		}
 	}
+	w.mu.Lock()
+	alone := len(w.calls) == 1
+	w.mu.Unlock()
 	w.cmd.Process.Kill()
 	err := w.cmd.Wait()
 	w.detail, w.why = w.reason(err, garbled)
+	// The process ended by itself, not killed by a signal (sqlmcp's or
+	// another's), while it ran one call: that call crashed it.
+	var ee *exec.ExitError
+	w.crashedBy = alone && w.stoppedFor.Load() == nil && garbled == nil && errors.As(err, &ee) && ee.Exited()
 	os.RemoveAll(w.spill)
 	if w.ended != nil {
 		w.ended(w.stoppedFor.Load())
@@ -390,14 +400,22 @@ func (w *worker) send(r request) error {
 func (w *worker) lost(op op, heard bool) error {
 	<-w.dead
 	e := &endedError{op: op, heard: heard, why: w.why, detail: w.detail}
+	if w.crashedBy && op == opRun {
+		// The statement that crashed the worker would crash the next
+		// one, and with it the calls the next one runs: it fails, and
+		// is not run again.
+		e.culprit = true
+		return e
+	}
 	return &source.ConnError{Reason: e.Error(), Err: e}
 }
 
 // endedError is the error of a request whose worker ended under it.
 type endedError struct {
-	op    op
-	heard bool // the worker had sent part of its answer
-	why   error
+	op      op
+	heard   bool // the worker had sent part of its answer
+	culprit bool // it was the worker's only call when it crashed
+	why     error
 	// detail is why, as said after "ended while ...".
 	detail string
 }
@@ -406,6 +424,8 @@ type endedError struct {
 // to answer: a result read in part is never taken for the whole.
 func (e *endedError) Error() string {
 	switch {
+	case e.culprit:
+		return "DuckDB's worker process crashed while running this statement, the only one it ran, so it is not run again (a value nested very deeply can do this): " + e.detail
 	case e.heard && (e.op == opRun || e.op == opRaw):
 		return "DuckDB's worker process ended while reading the result, so the result is not complete: " + e.detail
 	case e.heard && e.op == opOpen:

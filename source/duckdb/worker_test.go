@@ -433,3 +433,22 @@ func TestFileThatCrashesTheBuild(t *testing.T) {
 		t.Error("the file that crashed the worker is served")
 	}
 }
+
+// TestCrashingStatementNotRetried: a statement that crashes the worker
+// alone (json_structure of a value nested 200,000 deep) fails saying so
+// and is not run again, which would crash the next worker and the calls
+// it runs; the next call answers.
+func TestCrashingStatementNotRetried(t *testing.T) {
+	dir, _ := fixture(t)
+	db := openDoor(t, dir, 10*time.Second, "")
+	_, err := db.Query(t.Context(), "SELECT json_structure(repeat('[', 200000) || repeat(']', 200000)) AS s", 0)
+	if err == nil || !strings.Contains(err.Error(), "crashed while running this statement") {
+		t.Fatalf("err = %v, want the crash named", err)
+	}
+	if r, _ := db.Restarts(); r["ended"] != 1 {
+		t.Errorf("restarts %v, want one worker ended: the statement was run again", r)
+	}
+	if res, err := db.Query(t.Context(), "SELECT count(*) FROM people", 0); err != nil || len(res.Rows) != 1 {
+		t.Fatalf("afterwards: %v", err)
+	}
+}
