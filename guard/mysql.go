@@ -74,9 +74,8 @@ type MySQLQuery struct {
 //     family, LOAD_FILE, LAST_INSERT_ID(expr), UUID_SHORT, NEXTVAL, SETVAL
 //     and NEXT VALUE FOR, and the replication waits; nor the geometry
 //     computations whose time grows with the square of the points and
-//     which the server does not stop at its time limit, or stops with a
-//     wrong answer (ST_Union, ST_Contains, ST_Buffer and the like, see
-//     mysqlDenied).
+//     which the server does not stop at its time limit (ST_Union,
+//     ST_Distance and the like, see mysqlDenied).
 //
 // Comments are read as the server reads them (# and "-- " to the end of
 // the line, /* ... */), and executable comments (/*! ... */, /*M! ... */),

@@ -254,35 +254,34 @@ func TestCheckPostgresSyntaxError(t *testing.T) {
 // catalogs that describe roles and settings without them are not.
 func TestCheckPostgresSecretRelations(t *testing.T) {
 	lenient := &fakeCatalog{everythingImmutable: true}
-	for _, sql := range []string{
-		"SELECT rolname, rolpassword FROM pg_authid",
-		"SELECT * FROM pg_catalog.pg_authid",
-		`SELECT passwd FROM "pg_catalog"."pg_shadow"`,
-		"SELECT * FROM test.pg_catalog.pg_shadow",
-		"TABLE pg_hba_file_rules",
-		"SELECT * FROM (SELECT * FROM pg_file_settings) s",
-		"WITH c AS (SELECT * FROM pg_config) SELECT * FROM c",
-		"SELECT (SELECT count(*) FROM pg_largeobject)",
-		"SELECT 1 WHERE EXISTS (SELECT 1 FROM pg_ident_file_mappings)",
-		"SELECT r.rolname FROM pg_roles r JOIN pg_user_mappings m ON m.umuser = r.oid",
-		"SELECT umoptions FROM pg_user_mapping",
-		"SELECT subconninfo FROM pg_subscription",
-		"SELECT option_value FROM information_schema.user_mapping_options",
+	for shows, sqls := range map[string][]string{
+		"credentials or the server's files": {
+			"SELECT rolname, rolpassword FROM pg_authid",
+			"SELECT * FROM pg_catalog.pg_authid",
+			`SELECT passwd FROM "pg_catalog"."pg_shadow"`,
+			"SELECT * FROM test.pg_catalog.pg_shadow",
+			"TABLE pg_hba_file_rules",
+			"SELECT * FROM (SELECT * FROM pg_file_settings) s",
+			"WITH c AS (SELECT * FROM pg_config) SELECT * FROM c",
+			"SELECT (SELECT count(*) FROM pg_largeobject)",
+			"SELECT 1 WHERE EXISTS (SELECT 1 FROM pg_ident_file_mappings)",
+			"SELECT r.rolname FROM pg_roles r JOIN pg_user_mappings m ON m.umuser = r.oid",
+			"SELECT umoptions FROM pg_user_mapping",
+			"SELECT subconninfo FROM pg_subscription",
+			"SELECT option_value FROM information_schema.user_mapping_options",
+		},
+		"other sessions' statements": {
+			"SELECT query FROM pg_stat_activity",
+			"SELECT * FROM pg_catalog.pg_stat_activity WHERE pid <> pg_backend_pid()",
+			"SELECT to_json(a) FROM (TABLE pg_stat_activity) a",
+			"SELECT count(*) FROM pg_stat_activity",
+		},
 	} {
-		err := guard.CheckPostgres(sql, lenient)
-		if err == nil || !strings.Contains(err.Error(), "credentials or the server's files") {
-			t.Errorf("CheckPostgres(%q) = %v, want the catalog refused", sql, err)
-		}
-	}
-	for _, sql := range []string{
-		"SELECT query FROM pg_stat_activity",
-		"SELECT * FROM pg_catalog.pg_stat_activity WHERE pid <> pg_backend_pid()",
-		"SELECT to_json(a) FROM (TABLE pg_stat_activity) a",
-		"SELECT count(*) FROM pg_stat_activity",
-	} {
-		err := guard.CheckPostgres(sql, lenient)
-		if err == nil || !strings.Contains(err.Error(), "other sessions' statements") {
-			t.Errorf("CheckPostgres(%q) = %v, want the catalog refused", sql, err)
+		for _, sql := range sqls {
+			err := guard.CheckPostgres(sql, lenient)
+			if err == nil || !strings.Contains(err.Error(), shows) {
+				t.Errorf("CheckPostgres(%q) = %v, want the catalog refused as showing %s", sql, err, shows)
+			}
 		}
 	}
 	for _, sql := range []string{

@@ -104,13 +104,13 @@ type idleSpin struct {
 }
 
 func (s idleSpin) Read(p []byte) (int, error) {
+	spin := time.Duration(0)
 	s.c.mu.Lock()
-	idle := s.c.pending == 0
-	s.c.mu.Unlock()
-	if !idle {
-		return s.in.ReadSpin(p, 0)
+	if s.c.pending == 0 {
+		spin = readSpin
 	}
-	return s.in.ReadSpin(p, readSpin)
+	s.c.mu.Unlock()
+	return s.in.ReadSpin(p, spin)
 }
 
 // incoming is one message read, or the error that ended the input.

@@ -39,25 +39,21 @@ func runOn(ctx context.Context, b source.Backend, req request) ([][]any, error) 
 }
 
 // WorkerPID is the process id of b's running worker, or 0 when none runs.
-func WorkerPID(b source.Backend) int {
+func WorkerPID(b source.Backend) int { return withWorker(b, func(*worker) {}) }
+
+// withWorker calls f with b's running worker, under the lock that guards
+// it, and returns its process id; 0, without calling f, when none runs.
+func withWorker(b source.Backend, f func(*worker)) int {
 	ws := b.(*backend).workers
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if ws.cur == nil || ws.cur.stopped() {
 		return 0
 	}
+	f(ws.cur)
 	return ws.cur.cmd.Process.Pid
 }
 
 // Retire marks b's running worker to be replaced, as an out-of-memory
 // error does, and returns its process id (0 when none runs).
-func Retire(b source.Backend) int {
-	ws := b.(*backend).workers
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if ws.cur == nil || ws.cur.stopped() {
-		return 0
-	}
-	ws.cur.retire()
-	return ws.cur.cmd.Process.Pid
-}
+func Retire(b source.Backend) int { return withWorker(b, (*worker).retire) }

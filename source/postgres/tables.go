@@ -30,8 +30,9 @@ const pgTablesSQL = `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint
 
 // pgColumnsSQL lists every column, in order, with its type, default and
 // description, and its relation's oid and its number, which name it in a
-// result's field descriptions (ReadTables, pgOrigins). The descriptions are joined, not looked up a
-// column at a time (col_description), and whether a column is generated
+// result's field descriptions (ReadTables, pgOrigins). The descriptions
+// are joined, not looked up a column at a time (col_description), and
+// whether a column is generated
 // (attgenerated, since PostgreSQL 12: read from the row as JSON, which an
 // older server lacks the column for) is asked only of columns with a
 // default or generation expression: at 2,000 tables of 20 columns the two
