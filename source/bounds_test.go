@@ -113,9 +113,11 @@ func TestPostgresUnknownTypeNoSpareConnection(t *testing.T) {
 	if s, ok := res.Rows[0][0].(string); !ok || !strings.HasPrefix(s, "(") {
 		t.Errorf("row value %v, want its text", res.Rows[0][0])
 	}
-	// 20 rows of 4 MB buffered would be 80 MB; the guard's own work on a
-	// first call is some of what is allowed here.
-	if n > 4<<20 {
+	// 20 rows of 4 MB buffered would be 80 MB. A call that streams them
+	// allocated 3.6-4.4 MB here, most of it the first call's own work
+	// (the guard's catalog), before and after the stdio spin: a bound at
+	// 4 MiB failed one run in three without a row buffered.
+	if n > 12<<20 {
 		t.Errorf("allocated %d bytes: the rows were buffered", n)
 	}
 }
