@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/agent"
 	"github.com/sqlmcp/sqlmcp/internal/text"
 	"github.com/sqlmcp/sqlmcp/notes"
@@ -80,7 +81,7 @@ func Explore(ctx context.Context, cs *mcp.ClientSession, o *ExploreOptions) ([]n
 
 	client := agent.NewClient(cs)
 	dialect := client.Dialect(ctx)
-	tables, edges, err := exploreSchema(ctx, client)
+	tables, edges, err := exploreSchema(ctx, client, dialect)
 	if err != nil {
 		return nil, st, fmt.Errorf("exploring: %w", err)
 	}
@@ -184,14 +185,16 @@ type exploreTable struct {
 	schema string // PostgreSQL's schema; "" for SQLite
 	text   string // describe_table's text for models
 	sample string // a few of its rows, as run_query shows them; "" if none
+	// ident writes a name as the engine's SQL does (backticks on MySQL).
+	ident func(string) string
 }
 
 // sql writes the table's name as a query may: quoted where it must be.
 func (t *exploreTable) sql() string {
 	if t.schema != "" && strings.HasPrefix(t.name, t.schema+".") {
-		return schema.IdentifierQuote(t.schema) + "." + schema.IdentifierQuote(t.name[len(t.schema)+1:])
+		return t.ident(t.schema) + "." + t.ident(t.name[len(t.schema)+1:])
 	}
-	return schema.IdentifierQuote(t.name)
+	return t.ident(t.name)
 }
 
 // exploreEdge is one foreign key: from's cols reference to's refCols.
@@ -211,7 +214,8 @@ func (e *exploreEdge) other(t string) string {
 func (e *exploreEdge) condition(tables map[string]*exploreTable) string {
 	parts := make([]string, len(e.cols))
 	for i := range e.cols {
-		parts[i] = tables[e.from].sql() + "." + schema.IdentifierQuote(e.cols[i]) + " = " + tables[e.to].sql() + "." + schema.IdentifierQuote(e.refCols[i])
+		from, to := tables[e.from], tables[e.to]
+		parts[i] = from.sql() + "." + from.ident(e.cols[i]) + " = " + to.sql() + "." + to.ident(e.refCols[i])
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -246,7 +250,8 @@ func (f *exploreFragment) from(tables map[string]*exploreTable) string {
 // exploreSchema reads every table's description and the foreign keys
 // between them. A table that cannot be described is left out, with its
 // keys; so is a key to a table not listed, or to itself.
-func exploreSchema(ctx context.Context, c *agent.Client) (map[string]*exploreTable, []*exploreEdge, error) {
+func exploreSchema(ctx context.Context, c *agent.Client, dialect string) (map[string]*exploreTable, []*exploreEdge, error) {
+	ident := func(name string) string { return schema.IdentifierFor(sqlmcp.Dialect(dialect), name) }
 	listed, err := c.ListTables(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -263,7 +268,7 @@ func exploreSchema(ctx context.Context, c *agent.Client) (map[string]*exploreTab
 		if err != nil {
 			return nil, nil, err
 		}
-		t := &exploreTable{name: name, schema: d.Schema, text: strings.TrimRight(d.Text, "\n")}
+		t := &exploreTable{name: name, schema: d.Schema, text: strings.TrimRight(d.Text, "\n"), ident: ident}
 		tables[name] = t
 		keys = append(append(keys, d.ForeignKeys...), d.ReferencedBy...)
 		// A few real rows, so that the model filters on values that exist.

@@ -412,12 +412,32 @@ func (t *Table) QuoteName(name string) string {
 }
 
 // Display is the table's name as a query may write it, quoted only where
-// it must be.
+// it must be, as the engine quotes names.
 func (t *Table) Display() string {
 	if t.Name != t.rel && t.Schema != "" {
-		return IdentifierQuote(t.Schema) + "." + IdentifierQuote(t.rel)
+		return t.Ident(t.Schema) + "." + t.Ident(t.rel)
 	}
-	return IdentifierQuote(t.rel)
+	return t.Ident(t.rel)
+}
+
+// Ident is name, one of the table's columns say, as a query may write it:
+// bare where IdentifierQuote leaves it bare, else quoted as the table's
+// engine quotes names.
+func (t *Table) Ident(name string) string {
+	if IdentifierQuote(name) == name {
+		return name
+	}
+	return t.QuoteName(name)
+}
+
+// Ident is name as a query of the catalog's engine may write it: bare
+// where IdentifierQuote leaves it bare, else quoted as the engine quotes
+// names (backticks on MySQL, where double quotes make a string).
+func (c *Catalog) Ident(name string) string {
+	if IdentifierQuote(name) == name {
+		return name
+	}
+	return c.db.Quote(name)
 }
 
 // Display is the named table's name as a query may write it (see
@@ -434,7 +454,7 @@ func (c *Catalog) Display(name string) string {
 			return tables[i].Display()
 		}
 	}
-	return IdentifierQuote(name)
+	return c.Ident(name)
 }
 
 // NotFoundError reports a table or column that does not exist, with the
@@ -509,7 +529,9 @@ func (t *Table) Column(name string) (*Column, error) {
 
 // IdentifierQuote returns name as SQL would need it written: bare when it
 // is a lower-case word that is not a keyword, else double-quoted (capitals
-// too, since PostgreSQL folds bare names to lower case).
+// too, since PostgreSQL folds bare names to lower case). Double quotes make
+// a string on MySQL: text for a catalog's engine comes from Catalog.Ident
+// and Table.Ident.
 func IdentifierQuote(name string) string {
 	if keywords[strings.ToUpper(name)] {
 		return Quote(name)
@@ -520,6 +542,16 @@ func IdentifierQuote(name string) string {
 		}
 	}
 	return name
+}
+
+// IdentifierFor is IdentifierQuote for engine d: a name that needs
+// quoting is in backticks on MySQL, where double quotes make a string.
+func IdentifierFor(d sqlmcp.Dialect, name string) string {
+	q := IdentifierQuote(name)
+	if q == name || d != sqlmcp.MySQL {
+		return q
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
 // keywords are SQL keywords that need quoting as identifiers (SQLite's

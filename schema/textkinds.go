@@ -62,7 +62,7 @@ func (c *Catalog) readKinds(ctx context.Context, t *Table) map[string]TextKind {
 	for i := range t.Columns {
 		if col := &t.Columns[i]; textLike(col.Type) && col.Masked == "" {
 			cols = append(cols, col)
-			exprs = append(exprs, Quote(col.Name))
+			exprs = append(exprs, t.QuoteName(col.Name))
 		}
 	}
 	kinds := map[string]TextKind{}
@@ -86,7 +86,7 @@ func (c *Catalog) readKinds(ctx context.Context, t *Table) map[string]TextKind {
 			}
 		}
 		if k, ok := textKind(vals); ok {
-			k.Cast = castTo(c.db.Dialect(), col.Name, k.Kind)
+			k.Cast = castTo(c.db.Dialect(), t.Ident(col.Name), k.Kind)
 			kinds[col.Name] = k
 		}
 	}
@@ -141,18 +141,27 @@ func oneWidth(vals []string, re *regexp.Regexp) bool {
 	return true
 }
 
-// castTo is how engine d reads column name as kind.
-func castTo(d sqlmcp.Dialect, name, kind string) string {
-	col := IdentifierQuote(name)
-	switch {
-	case kind == "integer":
-		return "CAST(" + col + " AS INTEGER)"
-	case kind == "number" && d == sqlmcp.Postgres:
-		return "CAST(" + col + " AS numeric)"
-	case kind == "number":
-		return "CAST(" + col + " AS REAL)"
-	case d == sqlmcp.Postgres:
-		return "CAST(" + col + " AS date)"
+// castTo is how engine d reads column col, as a query writes it, as kind:
+// a type every version of the engine takes in CAST, wide enough for the
+// values (PostgreSQL's integer and DuckDB's REAL are four bytes; MySQL
+// takes neither INTEGER nor REAL in CAST).
+func castTo(d sqlmcp.Dialect, col, kind string) string {
+	if kind == "date" {
+		if d == sqlmcp.Postgres || d == sqlmcp.DuckDB {
+			return "CAST(" + col + " AS date)"
+		}
+		return "date(" + col + ")"
 	}
-	return "date(" + col + ")"
+	types, ok := map[sqlmcp.Dialect][2]string{
+		sqlmcp.Postgres: {"bigint", "numeric"},
+		sqlmcp.DuckDB:   {"BIGINT", "DOUBLE"},
+		sqlmcp.MySQL:    {"SIGNED", "DOUBLE"},
+	}[d]
+	if !ok {
+		types = [2]string{"INTEGER", "REAL"} // SQLite's
+	}
+	if kind == "integer" {
+		return "CAST(" + col + " AS " + types[0] + ")"
+	}
+	return "CAST(" + col + " AS " + types[1] + ")"
 }

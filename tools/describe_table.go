@@ -50,6 +50,7 @@ type describeTableOut struct {
 	notes     map[string]string
 
 	display func(string) string // a table's name as SQL writes it
+	ident   func(string) string // a column's name as SQL writes it
 }
 
 // masks reports whether a policy masks any of cols.
@@ -73,7 +74,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 	}
 	out := describeTableOut{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Description: t.Description, Columns: t.Columns,
 		ForeignKeys: t.ForeignKeys, ReferencedBy: t.ReferencedBy, Indexes: t.Indexes, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != "",
-		commented: t.Commented, display: s.cat.Display}
+		commented: t.Commented, display: s.cat.Display, ident: s.cat.Ident}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
 	kinds := s.cat.TextKinds(cctx, t)
@@ -149,7 +150,7 @@ func (o describeTableOut) text(d *data) string {
 		if k, ok := o.kinds[c.Name]; ok && len(k.Except) > 0 {
 			c.Values = addNote(o.notes[c.Name], kindNote(k, d))
 		}
-		fmt.Fprintf(&b, "- %s %s", schema.IdentifierQuote(c.Name), orDash(c.Type))
+		fmt.Fprintf(&b, "- %s %s", o.ident(c.Name), orDash(c.Type))
 		switch {
 		case c.PrimaryKey > 0 && schema.KeyColumns(o.Columns) == 1:
 			b.WriteString(" PRIMARY KEY")
@@ -178,8 +179,8 @@ func (o describeTableOut) text(d *data) string {
 			}
 			b.WriteString(title)
 			title = ""
-			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", o.display(k.Table), quoteAll(k.Columns),
-				o.display(k.RefTable), quoteAll(k.RefColumns))
+			fmt.Fprintf(&b, "- %s(%s) -> %s(%s)\n", o.display(k.Table), o.identAll(k.Columns),
+				o.display(k.RefTable), o.identAll(k.RefColumns))
 		}
 	}
 	keys("foreign keys", false, o.ForeignKeys)
@@ -192,7 +193,7 @@ func (o describeTableOut) text(d *data) string {
 			if ix.Unique {
 				unique = " UNIQUE"
 			}
-			fmt.Fprintf(&b, "- %s%s (%s)\n", ix.Name, unique, quoteAll(ix.Columns))
+			fmt.Fprintf(&b, "- %s%s (%s)\n", ix.Name, unique, o.identAll(ix.Columns))
 		}
 	}
 	return b.String()
@@ -205,10 +206,11 @@ func orDash(s string) string {
 	return s
 }
 
-func quoteAll(names []string) string {
+// identAll writes column names as SQL does, a comma between each two.
+func (o describeTableOut) identAll(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = schema.IdentifierQuote(n)
+		q[i] = o.ident(n)
 	}
 	return strings.Join(q, ", ")
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -166,4 +167,58 @@ func missingFunction(err error) string {
 		return ee.Name
 	}
 	return ""
+}
+
+// stringForName finds, in a MySQL statement, a double-quoted string where
+// an expression begins (after SELECT, a comma, an opening bracket, BY,
+// WHERE, AND and the like) that spells the name of a column or a table of
+// the catalog: MySQL reads it as that text, so the query would compare,
+// sort, group or count a constant and answer without an error, but not
+// what was asked. It returns the error that says so, or nil. An alias (AS
+// "Total", or after an expression) and a value compared with something
+// are left alone.
+func stringForName(sql string, tables []*schema.Table, ident func(string) string) error {
+	if !strings.Contains(sql, `"`) {
+		return nil
+	}
+	var names map[string]bool
+	prev := ""
+	for _, t := range sqlscan.Tokens(sql) {
+		switch t.Kind {
+		case sqlscan.Space, sqlscan.LineComment, sqlscan.BlockComment:
+			continue
+		case sqlscan.Quoted:
+			if t.Text[0] == '"' && len(t.Text) >= 2 && t.Text[len(t.Text)-1] == '"' && expressionStart[strings.ToUpper(prev)] {
+				name := strings.ReplaceAll(t.Text[1:len(t.Text)-1], `""`, `"`)
+				if names == nil {
+					names = namesOf(tables)
+				}
+				if names[strings.ToLower(name)] {
+					return fmt.Errorf("%s is a string in MySQL, not the name %s: double quotes make text here, so the query would use the same text on every row and answer without an error. Write the name as %s, or the text in single quotes ('%s')",
+						t.Text, name, ident(name), strings.ReplaceAll(name, "'", "''"))
+				}
+			}
+		}
+		prev = t.Text
+	}
+	return nil
+}
+
+// expressionStart are the tokens after which an expression begins, where
+// a string in place of a name is a mistake rather than a value or an alias.
+var expressionStart = map[string]bool{
+	"SELECT": true, "DISTINCT": true, ",": true, "(": true, "BY": true, "WHERE": true, "AND": true,
+	"OR": true, "NOT": true, "ON": true, "HAVING": true, "WHEN": true, "CASE": true,
+}
+
+// namesOf is the lower-cased names of tables and their columns.
+func namesOf(tables []*schema.Table) map[string]bool {
+	names := map[string]bool{}
+	for _, t := range tables {
+		names[strings.ToLower(t.Name)] = true
+		for _, c := range t.Columns {
+			names[strings.ToLower(c.Name)] = true
+		}
+	}
+	return names
 }

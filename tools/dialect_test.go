@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 // TestErrorsTeachTheDialect: a function or syntax from another dialect, a
@@ -133,5 +134,68 @@ func TestSyntaxHintQuotesForTheDialect(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMySQLNamesInBackticks: on MySQL and MariaDB every tool writes a name
+// that needs quoting in backticks, never in double quotes, which make a
+// string there; and run_query refuses a double-quoted string standing
+// where a name would (selected, compared, grouped, sorted, summed) that
+// spells a column's or a table's name, since it would answer with that
+// text on every row. Double-quoted aliases and values stay allowed.
+func TestMySQLNamesInBackticks(t *testing.T) {
+	dsn := dbtest.MySQLDSN(t,
+		"CREATE TABLE `Order Items` (id INT PRIMARY KEY, `Unit Price` DECIMAL(10,2), `key` VARCHAR(10), `Placed On` VARCHAR(20))",
+		"INSERT INTO `Order Items` VALUES (1, 9.5, 'a', '2024-01-02'), (2, 3.25, 'b', '2024-02-03')")
+	cs := serve(t, dbtest.Open(t, dsn, &source.Options{}), zerolog.Nop())
+	call := func(tool string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"list_tables", nil, []string{"- `Order Items` (table"}},
+		{"describe_table", map[string]any{"table": "Order Items"}, []string{"table `Order Items`", "- `Unit Price` decimal(10,2)", "- `key` varchar(10)"}},
+		{"search_schema", map[string]any{"query": "unit price"}, []string{"`Order Items`.`Unit Price`"}},
+	} {
+		text, _ := call(c.tool, c.args)
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q lacks %q", c.tool, text, w)
+			}
+		}
+		if strings.Contains(text, `"Order Items"`) || strings.Contains(text, `"Unit Price"`) {
+			t.Errorf("%s: %q quotes a name in double quotes", c.tool, text)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT \"Unit Price\" FROM `Order Items`",
+		"SELECT id FROM `Order Items` WHERE \"Unit Price\" > 5",
+		"SELECT id, \"key\" FROM `Order Items`",
+		"SELECT SUM(\"unit price\") FROM `Order Items`",
+		"SELECT `key`, count(*) FROM `Order Items` GROUP BY \"key\"",
+		"SELECT id FROM `Order Items` ORDER BY \"Placed On\" DESC",
+	} {
+		text, isErr := call("run_query", map[string]any{"sql": sql})
+		if !isErr || !strings.Contains(text, "is a string in MySQL") || !strings.Contains(text, "`") {
+			t.Errorf("%q: got %q (error %v), want it refused, naming the backticks", sql, text, isErr)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT `Unit Price` AS \"Unit Price\" FROM `Order Items` WHERE id = 1",
+		"SELECT `Unit Price` \"key\" FROM `Order Items` WHERE id = 1",
+		"SELECT id FROM `Order Items` WHERE `key` = \"a\"",
+		"SELECT 'Unit Price' AS label FROM `Order Items` WHERE id = 1",
+	} {
+		if text, isErr := call("run_query", map[string]any{"sql": sql}); isErr || !strings.Contains(text, "(1 row)") {
+			t.Errorf("%q: got %q (error %v), want one row", sql, text, isErr)
+		}
 	}
 }

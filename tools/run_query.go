@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -55,6 +56,13 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 	maxRows, err := bounded("max_rows", in.MaxRows, limits.MaxRows, limits.MaxRowsLimit)
 	if err != nil {
 		return runQueryOut{}, fmt.Errorf("%w: this server returns at most %d rows; aggregate or filter instead", err, limits.MaxRowsLimit)
+	}
+	if s.db.Dialect() == sqlmcp.MySQL {
+		if tables, err := s.cat.Tables(ctx); err == nil {
+			if err := stringForName(in.SQL, tables, s.cat.Ident); err != nil {
+				return runQueryOut{}, err
+			}
+		}
 	}
 	res, err := s.db.Query(ctx, stripFence(in.SQL), maxRows)
 	if err != nil {

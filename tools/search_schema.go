@@ -32,6 +32,7 @@ type searchSchemaOut struct {
 	Matches []schema.Match `json:"matches"`
 
 	display func(string) string // a table's name as SQL writes it
+	ident   func(string) string // a column's name as SQL writes it
 }
 
 func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSchemaOut, error) {
@@ -46,7 +47,7 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	if err != nil {
 		return searchSchemaOut{}, s.modelError(ctx, "", err)
 	}
-	return searchSchemaOut{Query: in.Query, Matches: matches, display: s.cat.Display}, nil
+	return searchSchemaOut{Query: in.Query, Matches: matches, display: s.cat.Display, ident: s.cat.Ident}, nil
 }
 
 func (o searchSchemaOut) audit(e *zerolog.Event) { e.Int("rows", o.rows()) }
@@ -62,7 +63,7 @@ func (o searchSchemaOut) text(d *data) string {
 		if m.Column == "" {
 			fmt.Fprintf(&b, "- table %s", o.display(m.Table))
 		} else {
-			fmt.Fprintf(&b, "- %s.%s %s", o.display(m.Table), schema.IdentifierQuote(m.Column), orDash(m.Type))
+			fmt.Fprintf(&b, "- %s.%s %s", o.display(m.Table), o.ident(m.Column), orDash(m.Type))
 		}
 		fmt.Fprintf(&b, " [%s]", m.Why)
 		if m.Value != "" {

@@ -589,12 +589,7 @@ func quoteAdvice(d sqlmcp.Dialect) string {
 
 // ident writes a column's name as a query of this dialect may: bare when
 // it can be, else quoted as the engine quotes (backticks on MySQL).
-func (s *server) ident(name string) string {
-	if schema.IdentifierQuote(name) == name {
-		return name
-	}
-	return s.db.Quote(name)
-}
+func (s *server) ident(name string) string { return s.cat.Ident(name) }
 
 // sessionOf is the call's MCP session, or nil.
 func sessionOf(req *mcp.CallToolRequest) interface{ ID() string } {
