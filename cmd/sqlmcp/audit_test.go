@@ -19,13 +19,23 @@ import (
 )
 
 // auditedServer starts the test binary as sqlmcp serving db over stdio
-// with the audit file at path, syncing every sync; the *exec.Cmd is there
-// to kill.
-func auditedServer(t *testing.T, db, path string, sync time.Duration, stderr *bytes.Buffer) (*mcp.ClientSession, *exec.Cmd) {
+// with the audit file at path, syncing every sync, its standard error
+// going to the file stderr names; the *exec.Cmd is there to kill. The
+// process is the client session's to wait for: exec.Cmd.Wait may not be
+// called twice at once, and the session calls it when the server's
+// output ends (a second Wait beside it can block for good, each waiting
+// for the other's share of the copying goroutines' results), so the
+// standard error is a file, which needs no copying goroutine.
+func auditedServer(t *testing.T, db, path string, sync time.Duration, stderr string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
+	f, err := os.OpenFile(stderr, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close() // the child holds its own copy
 	cmd := exec.Command(os.Args[0], "serve", "--db", db, "--audit-file", path, "--audit-sync", sync.String())
 	cmd.Env = append(os.Environ(), "SQLMCP_TEST_BE_MAIN=1")
-	cmd.Stderr = stderr
+	cmd.Stderr = f
 	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
 	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -33,6 +43,23 @@ func auditedServer(t *testing.T, db, path string, sync time.Duration, stderr *by
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, cmd
+}
+
+// gone waits until process pid has exited: it no longer runs, or is a
+// zombie its parent has not reaped.
+func gone(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return
+		}
+		// The state follows the command's name in brackets.
+		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && (f[0] == "Z" || f[0] == "X") {
+			return
+		}
+	}
+	t.Fatalf("process %d still runs 10 s after SIGKILL", pid)
 }
 
 // auditSQL is the sql of every tool_call line in the audit file at path.
@@ -73,8 +100,8 @@ func TestAuditFileSurvivesKill(t *testing.T) {
 	db := dbtest.SQLiteFile(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	const sync = 500 * time.Millisecond
-	var stderr bytes.Buffer
-	cs, cmd := auditedServer(t, db, path, sync, &stderr)
+	stderr := filepath.Join(t.TempDir(), "stderr")
+	cs, cmd := auditedServer(t, db, path, sync, stderr)
 
 	type made struct {
 		sql string
@@ -94,9 +121,9 @@ func TestAuditFileSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	killed := time.Now()
-	cmd.Wait()
-	if !strings.Contains(stderr.String(), `"audit_file":"`+path+`"`) {
-		t.Errorf("the start event does not name the audit file:\n%s", stderr.String())
+	gone(t, cmd.Process.Pid)
+	if b, _ := os.ReadFile(stderr); !strings.Contains(string(b), `"audit_file":"`+path+`"`) {
+		t.Errorf("the start event does not name the audit file:\n%s", b)
 	}
 
 	got := auditSQL(t, path)
@@ -116,13 +143,11 @@ func TestAuditFileSurvivesKill(t *testing.T) {
 	}
 
 	// A restart continues the chain, and a clean stop writes all.
-	stderr.Reset()
-	cs, cmd = auditedServer(t, db, path, sync, &stderr)
+	cs, _ = auditedServer(t, db, path, sync, stderr)
 	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": "SELECT 'after'"}}); err != nil {
 		t.Fatal(err)
 	}
-	cs.Close()
-	cmd.Wait()
+	cs.Close() // waits for the server to exit
 	if !auditSQL(t, path)["SELECT 'after'"] {
 		t.Errorf("the call after the restart is not in the audit file")
 	}
