@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,6 +50,9 @@ func RedactValues(msg string) string {
 // with its values cut by RedactValues. Detail and Hint are left out: the
 // engine puts data there verbatim (the JSON token, the XML line).
 func (e *EngineError) Redacted() string {
+	if e.Raised {
+		return "an error raised in a context of its own (a function's body), its message left out (SQLSTATE " + cmp.Or(e.Code, "unknown") + ")"
+	}
 	if e.Code == "" {
 		return RedactValues(e.Message)
 	}

@@ -478,7 +478,12 @@ type EngineError struct {
 	// about, as the statement wrote it ("customer", "c.mail"), when the
 	// engine can tell; "" otherwise.
 	Name string
-	Err  error
+	// Raised is true when the message may be a function's own words
+	// rather than the engine's wording: it arose inside a function the
+	// database defines (PL/pgSQL's RAISE writes what it is given, row
+	// values too). Logs then keep the SQLSTATE alone (Redacted).
+	Raised bool
+	Err    error
 }
 
 // The SQLSTATEs callers tell apart.

@@ -792,7 +792,10 @@ func pgError(err error, st pgStatement) error {
 	}
 	if errors.As(err, &pe) && pe.Code != "57014" {
 		e := &source.EngineError{Message: pe.Message, Code: pe.Code, Position: st.position(int(pe.Position)),
-			Detail: pe.Detail, Hint: pe.Hint, Err: err}
+			Detail: pe.Detail, Hint: pe.Hint, Err: err,
+			// The error arose in a context of its own: a function's body
+			// (a RAISE's message is whatever it was given) or the like.
+			Raised: pe.Where != ""}
 		switch e.Code {
 		case source.UndefinedTable, source.UndefinedColumn, source.UndefinedFunction:
 			// The server points at the name; its message, which may be
