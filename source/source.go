@@ -561,6 +561,11 @@ func (db *DB) run(ctx context.Context, st Statement, sink Sink) (err error) {
 		// The connection died mid-result: rows were already handed on, so
 		// the call is not run again, but it failed for the same reason.
 		return &UnavailableError{Reason: ce.Reason, Err: err}
+	case !connected && errors.Is(qctx.Err(), context.DeadlineExceeded):
+		// No connection came within the time: nothing was sent, so
+		// nothing ran, and only the database could say it stopped a
+		// statement.
+		return &UnavailableError{Reason: fmt.Sprintf("no connection to it within the %s timeout", db.limits.Timeout), Err: err}
 	case running && errors.Is(qctx.Err(), context.DeadlineExceeded):
 		return &TimeoutError{Timeout: db.limits.Timeout, Running: true}
 	case errors.Is(qctx.Err(), context.DeadlineExceeded):

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -183,4 +184,50 @@ func (c *Cluster) LoadFixture(t testing.TB) string {
 		PostgresExec(t, c.DSN, string(text))
 	}
 	return c.DSN
+}
+
+// Freeze stops the server and every process of it with SIGSTOP, as a
+// server that no longer answers (a hung host, a network partition): its
+// sockets stay open, and nothing comes back. Thaw (also at the test's
+// end) lets it go on.
+func (c *Cluster) Freeze(t testing.TB) {
+	t.Helper()
+	c.signalAll(t, syscall.SIGSTOP)
+	t.Cleanup(func() { c.signalAll(t, syscall.SIGCONT) })
+}
+
+// Thaw undoes Freeze.
+func (c *Cluster) Thaw(t testing.TB) {
+	t.Helper()
+	c.signalAll(t, syscall.SIGCONT)
+}
+
+// signalAll sends sig to the postmaster and its children.
+func (c *Cluster) signalAll(t testing.TB, sig syscall.Signal) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.Dir, "postmaster.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := []int{pm}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		s, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// The parent's pid is the second field after the command's name.
+		f := strings.Fields(string(s[strings.LastIndexByte(string(s), ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pm) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			pids = append(pids, pid)
+		}
+	}
+	for _, pid := range pids {
+		syscall.Kill(pid, sig)
+	}
 }
