@@ -13,12 +13,63 @@ import (
 )
 
 // columnCell converts a value of a column whose DuckDB type is typ: a
-// UUID comes from the driver as its 16 bytes.
+// UUID comes from the driver as its 16 bytes, and dates and times as
+// time.Time, which would read as a moment in UTC (a DATE as midnight, a
+// TIME on the first day of year 1): they are written as the type holds
+// them, in lists of them too.
 func columnCell(typ string, v any) any {
 	if b, ok := v.([]byte); ok && typ == "UUID" && len(b) == 16 {
 		var u duckdb.UUID
 		copy(u[:], b)
 		return u.String()
+	}
+	if layout, ok := timeLayouts[listElement(typ)]; ok {
+		return timeCell(layout, v)
+	}
+	return cell(v)
+}
+
+// timeLayouts are how the date and time types are written: as PostgreSQL's
+// cells are, a timestamp without a zone bare and one with a zone in UTC.
+var timeLayouts = map[string]string{
+	"DATE":         "2006-01-02",
+	"TIME":         "15:04:05.999999999",
+	"TIME_NS":      "15:04:05.999999999",
+	"TIMETZ":       "15:04:05.999999999Z07:00",
+	"TIMESTAMP":    "2006-01-02T15:04:05.999999999",
+	"TIMESTAMP_S":  "2006-01-02T15:04:05.999999999",
+	"TIMESTAMP_MS": "2006-01-02T15:04:05.999999999",
+	"TIMESTAMP_NS": "2006-01-02T15:04:05.999999999",
+	"TIMESTAMPTZ":  time.RFC3339Nano,
+}
+
+// listElement is the type of a list's (or an array's) innermost elements:
+// DATE for DATE[] and DATE[3][]; typ itself for any other type.
+func listElement(typ string) string {
+	for strings.HasSuffix(typ, "]") {
+		i := strings.LastIndexByte(typ, '[')
+		if i < 0 {
+			break
+		}
+		typ = typ[:i]
+	}
+	return typ
+}
+
+// timeCell writes v, a time.Time or a list of them, with layout.
+func timeCell(layout string, v any) any {
+	switch v := v.(type) {
+	case time.Time:
+		if layout == time.RFC3339Nano {
+			v = v.UTC()
+		}
+		return v.Format(layout)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = timeCell(layout, e)
+		}
+		return out
 	}
 	return cell(v)
 }

@@ -123,10 +123,15 @@ func TestFolderCatalog(t *testing.T) {
 	}
 }
 
-// TestCells checks the values DuckDB's types become.
+// TestCells checks the values DuckDB's types become. Dates and times are
+// written as their types hold them, as PostgreSQL's are: a DATE is no
+// midnight in UTC, a TIME no moment of year 1, and a TIMESTAMP without a
+// zone has none.
 func TestCells(t *testing.T) {
 	b := open(t, duckFile(t), duckdb.Engine{})
-	_, rows, err := run(t.Context(), b, source.Statement{SQL: `SELECT c.tags, c.address, o.total, o.placed, MAP {'a': 1}, 170141183460469231731687303715884105727::HUGEINT,
+	_, rows, err := run(t.Context(), b, source.Statement{SQL: `SELECT c.tags, c.address, o.total, o.placed, DATE '2024-01-02', TIME '10:11:12.5',
+		TIMESTAMPTZ '2024-01-02 10:11:12+02', TIMESTAMP_NS '2024-01-02 10:11:12.123456789', '10:11:12+02'::TIMETZ, [DATE '2024-01-02', NULL],
+		MAP {'a': 1}, 170141183460469231731687303715884105727::HUGEINT,
 		18446744073709551615::UBIGINT, INTERVAL 1 DAY + INTERVAL 2 HOUR, '00000000-0000-0000-0000-000000000001'::UUID, 'nan'::DOUBLE
 		FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.id = 10`})
 	must(t, err)
@@ -134,7 +139,13 @@ func TestCells(t *testing.T) {
 		[]any{"vip"},
 		json.RawMessage(`{"city":"London","zip":"N1"}`),
 		json.Number("12.50"),
-		time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
+		"2024-01-02T03:04:05",
+		"2024-01-02",
+		"10:11:12.5",
+		"2024-01-02T08:11:12Z",
+		"2024-01-02T10:11:12.123456789",
+		"10:11:12+02:00",
+		[]any{"2024-01-02", nil},
 		json.RawMessage(`{"a":1}`),
 		json.Number("170141183460469231731687303715884105727"),
 		json.Number("18446744073709551615"),
