@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/identity"
 	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
@@ -214,6 +215,18 @@ func allSame(m map[string]any, v string) bool {
 
 // instructions is the server's instructions: those of one database, or
 // of several, naming each.
+// dialects are the engines of the server's databases, one for each.
+func (r *router) dialects() []sqlmcp.Dialect {
+	if r.set == nil {
+		return []sqlmcp.Dialect{r.one.db.Dialect()}
+	}
+	var out []sqlmcp.Dialect
+	for _, src := range r.set.Sources() {
+		out = append(out, src.Engine())
+	}
+	return out
+}
+
 func (r *router) instructions() string {
 	if r.set == nil {
 		return instructions(r.one.db.Dialect(), r.one.db.Limits(), r.one.cat.Overview())

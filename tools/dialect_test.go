@@ -156,6 +156,15 @@ func TestMySQLNamesInBackticks(t *testing.T) {
 		}
 		return res.Content[0].(*mcp.TextContent).Text, res.IsError
 	}
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name == "run_query" && (!strings.Contains(tl.Description, "in backticks") || strings.Contains(tl.Description, "Double-quote")) {
+			t.Errorf("run_query's description on MySQL: %q, want it to name backticks, not double quotes", tl.Description)
+		}
+	}
 	for _, c := range []struct {
 		tool string
 		args map[string]any

@@ -181,7 +181,9 @@ func newMCP(r *router, opts *Options) *mcp.Server {
 	add(r, srv, searchSchemaTool, (*server).searchSchema)
 	add(r, srv, sampleValuesTool, (*server).sampleValues)
 	add(r, srv, distinctValuesTool, (*server).distinctValues)
-	add(r, srv, runQueryTool, (*server).runQuery)
+	rq := *runQueryTool
+	rq.Description = runQueryDescription(quoting(r.dialects()))
+	add(r, srv, &rq, (*server).runQuery)
 	return srv
 }
 

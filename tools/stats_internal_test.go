@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/schema"
 )
@@ -40,5 +41,24 @@ func TestBigTableValues(t *testing.T) {
 	sample, err := s.sampleValues(t.Context(), sampleValuesIn{columnIn: columnIn{Table: "big", Column: "colour"}})
 	if err != nil || len(sample.Values) != 3 {
 		t.Errorf("sample_values on a big table: %v %+v", err, sample)
+	}
+}
+
+// TestQuoting: run_query's description tells a server of MySQL databases
+// to quote names in backticks, any other to use double quotes, and one of
+// both kinds which is which.
+func TestQuoting(t *testing.T) {
+	for _, c := range []struct {
+		dialects []sqlmcp.Dialect
+		want     string
+	}{
+		{[]sqlmcp.Dialect{sqlmcp.SQLite}, quoteDouble},
+		{[]sqlmcp.Dialect{sqlmcp.Postgres, sqlmcp.DuckDB}, quoteDouble},
+		{[]sqlmcp.Dialect{sqlmcp.MySQL, sqlmcp.MySQL}, quoteBacktick},
+		{[]sqlmcp.Dialect{sqlmcp.Postgres, sqlmcp.MySQL}, quoteEither},
+	} {
+		if got := quoting(c.dialects); got != c.want {
+			t.Errorf("quoting(%v) = %q, want %q", c.dialects, got, c.want)
+		}
 	}
 }
