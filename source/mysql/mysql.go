@@ -234,7 +234,7 @@ func reason(err error, mc *mysql.Config) string {
 	case strings.Contains(err.Error(), "connection refused"):
 		return "connection refused (is the server running on " + mc.Addr + "?)"
 	case errors.As(err, &ne) && ne.Timeout():
-		return "no answer within " + connectTimeout.String()
+		return "the server did not answer in time"
 	}
 	msg := err.Error()
 	if mc.Passwd != "" {
