@@ -563,7 +563,53 @@ func (ix *searchIndex) matchesOf(q, written string) []wordMatch {
 			ms = append(ms, wordMatch{v, partial(v, q), "prefix"})
 		}
 	}
+	// Shorter words that abbreviate q, as names do beyond the list of
+	// common forms (ord for order, prc for price, nm for name): counted
+	// in names only (search below).
+	if isLetters(q) && len(q) >= 4 {
+		for i := sort.SearchStrings(ix.vocab, q[:1]); i < len(ix.vocab) && ix.vocab[i][0] == q[0]; i++ {
+			if v := ix.vocab[i]; len(v) < len(q) && len(v) < 5 && abbreviates(v, q) && !strings.HasPrefix(q, v+"s") {
+				ms = append(ms, wordMatch{v, abbreviationQuality, "abbreviation"})
+			}
+		}
+	}
 	return ms
+}
+
+// abbreviationQuality is how much a name's abbreviation of a query word
+// counts, beside 1 for the word itself: enough to find the column, less
+// than a name that spells the word out.
+const abbreviationQuality = 0.6
+
+// abbreviates reports whether v is a short form of w as identifiers write
+// them: w's first letters (ord, disc, stat, of three letters or more), or
+// w's first letter and then some of its consonants in order (prc for
+// price, qty, amt, nm and cd for name and code; two letters only for a word
+// of five letters or fewer, where they leave little else to mean).
+func abbreviates(v, w string) bool {
+	if len(v) < 2 || v[0] != w[0] || !isLetters(v) {
+		return false
+	}
+	if len(v) >= 3 && strings.HasPrefix(w, v) {
+		return true
+	}
+	if len(v) == 2 && len(w) > 5 {
+		return false
+	}
+	j := 1
+	for i := 1; i < len(v); i++ {
+		if isVowel(v[i]) {
+			return false
+		}
+		for j < len(w) && w[j] != v[i] {
+			j++
+		}
+		if j == len(w) {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // fieldIDF is a word's weight in each field: its inverse document
@@ -573,6 +619,18 @@ func fieldIDF(n int, df *[nFields]int32, quality float64) [nFields]float64 {
 	var w [nFields]float64
 	for f := range w {
 		w[f] = idf(n, int(df[f])) * quality
+	}
+	return w
+}
+
+// namesOnly keeps a word's weights in the fields that hold names: an
+// abbreviation is a name's habit, and the same letters in prose or a value
+// are another word.
+func namesOnly(w [nFields]float64) [nFields]float64 {
+	for f := range w {
+		if f != fName && f != fTableName {
+			w[f] = 0
+		}
 	}
 	return w
 }
@@ -597,6 +655,9 @@ type scored struct {
 }
 
 func (s *scored) add(qi int, h hit) {
+	if h.field < 0 {
+		return // no field of the document counts the word (an abbreviation in prose)
+	}
 	for i, x := range s.q {
 		if x == qi {
 			if h.score > s.hits[i].score {
@@ -633,6 +694,9 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 		for _, wm := range ix.matchesOf(q, written[qi]) {
 			if ps := ix.colPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nCols, ix.colDF[wm.word], wm.quality)
+				if wm.how == "abbreviation" {
+					w = namesOnly(w)
+				}
 				if proper[q] {
 					w[fValue] *= properBoost
 				}
@@ -641,11 +705,16 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 					ps = ps[:maxPostings]
 				}
 				for _, p := range ps {
-					get(cols, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.cols[p.doc].norm, fName, fValue))
+					if h := bestField(p.fields, &w, wm, &ix.cols[p.doc].norm, fName, fValue); h.field >= 0 {
+						get(cols, p.doc).add(qi, h)
+					}
 				}
 			}
 			if ps := ix.tabPost[wm.word]; len(ps) > 0 {
 				w := fieldIDF(nTabs, ix.tabDF[wm.word], wm.quality)
+				if wm.how == "abbreviation" {
+					w = namesOnly(w)
+				}
 				if isDigits(wm.word) {
 					// A number in a table's name marks a copy or a
 					// period (orders_2023, stats_v2); in a question it
@@ -662,7 +731,9 @@ func (ix *searchIndex) search(query string, limit int) []Match {
 					ps = ps[:maxPostings]
 				}
 				for _, p := range ps {
-					get(tabs, p.doc).add(qi, bestField(p.fields, &w, wm, &ix.tabs[p.doc].norm, fName, fDescription))
+					if h := bestField(p.fields, &w, wm, &ix.tabs[p.doc].norm, fName, fDescription); h.field >= 0 {
+						get(tabs, p.doc).add(qi, h)
+					}
 				}
 			}
 		}
@@ -1126,6 +1197,8 @@ func explain(m *Match, s *scored, written []string, shift int) {
 				w += "~" + h.word
 			case h.how == "prefix":
 				w += "~" + h.word + " (prefix)"
+			case h.how == "abbreviation":
+				w += "~" + h.word + " (abbreviation)"
 			case w != h.word && stem(w) != h.word:
 				w += "~" + h.word
 			}

@@ -4,11 +4,13 @@ import (
 	"database/sql"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
 	"github.com/sqlmcp/sqlmcp/schema"
 )
 
@@ -260,5 +262,56 @@ func TestSearchBaseFirst(t *testing.T) {
 	}
 	if len(matches) > 0 && matches[0].Table == "orders_2023" {
 		t.Errorf("the first match is orders_2023's: %+v", matches[0])
+	}
+}
+
+// TestSearchAbbreviations: the words of a question find the names that
+// abbreviate them as legacy schemas do, beyond the list of common short
+// forms: a word's first letters (ord, disc, stat) or its first letter and
+// consonants (prc, nm, cd), and only in names: the same letters in a
+// description or a value are another word.
+func TestSearchAbbreviations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "legacy.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`CREATE TABLE cust (cust_id INTEGER PRIMARY KEY, cust_nm TEXT, dob TEXT, zip_cd TEXT);
+CREATE TABLE ord_hdr (ord_id INTEGER PRIMARY KEY, cust_id INT, ord_dt TEXT, ship_dt TEXT, stat_cd TEXT);
+CREATE TABLE ord_ln (ord_id INT, ln_no INT, prod_id INT, qty INT, unit_prc REAL, disc_pct REAL);
+CREATE TABLE staff (id INTEGER PRIMARY KEY, last_name TEXT, note TEXT);
+INSERT INTO staff VALUES (1, 'Ord', 'disc golf'), (2, 'Prc', 'stat');`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	cat, err := schema.New(dbtest.Open(t, path, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.IndexValues(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for query, want := range map[string]string{
+		"customer name":  "cust.cust_nm",
+		"order date":     "ord_hdr.ord_dt",
+		"unit price":     "ord_ln.unit_prc",
+		"discount":       "ord_ln.disc_pct",
+		"status":         "ord_hdr.stat_cd",
+		"shipping date":  "ord_hdr.ship_dt",
+		"zip code":       "cust.zip_cd",
+		"order quantity": "ord_ln.qty",
+	} {
+		matches, err := cat.Search(t.Context(), query, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(matches) == 0 || matches[0].Table+"."+matches[0].Column != want {
+			t.Errorf("Search(%q): got %+v first, want %s", query, matches, want)
+		}
+		for _, m := range matches {
+			if m.Table == "staff" && strings.Contains(m.Why, "abbreviation") {
+				t.Errorf("Search(%q): %s.%s matched an abbreviation outside a name: %s", query, m.Table, m.Column, m.Why)
+			}
+		}
 	}
 }
