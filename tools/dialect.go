@@ -222,3 +222,112 @@ func namesOf(tables []*schema.Table) map[string]bool {
 	}
 	return names
 }
+
+// misspeltName finds, in a SQLite statement, a double-quoted name where an
+// expression begins (see expressionStart) that names no column or table
+// of the catalog and no alias of the statement, but nearly spells one
+// ("Unit Prce" beside "Unit Price", "UnitPrice" beside "Unit Price"):
+// SQLite reads a double-quoted name it cannot find as that text, so the
+// query would answer the same text on every row, without an error. It
+// returns the error that says so, or nil. Text in double quotes that
+// resembles no name (a value, a strftime format) is left to SQLite.
+func misspeltName(sql string, tables []*schema.Table, ident func(string) string) error {
+	if !strings.Contains(sql, `"`) {
+		return nil
+	}
+	toks := significant(sqlscan.Tokens(sql))
+	defined := map[string]bool{}
+	for i, t := range toks {
+		if i > 0 && strings.EqualFold(toks[i-1].Text, "AS") || i+1 < len(toks) && strings.EqualFold(toks[i+1].Text, "AS") {
+			defined[strings.ToLower(unquoteName(t))] = true
+		}
+	}
+	var names map[string]bool
+	for i, t := range toks {
+		if t.Kind != sqlscan.Quoted || t.Text[0] != '"' || i == 0 || !expressionStart[strings.ToUpper(toks[i-1].Text)] ||
+			i+1 < len(toks) && toks[i+1].Text == "." {
+			continue
+		}
+		name := unquoteName(t)
+		if names == nil {
+			names = namesOf(tables)
+		}
+		if lower := strings.ToLower(name); names[lower] || defined[lower] {
+			continue
+		}
+		if near := nearName(name, tables); near != "" {
+			return fmt.Errorf("no column or table is named %s: SQLite reads a double-quoted name it cannot find as text, so the query would answer %s on every row. Did you mean %s? describe_table shows a table's columns",
+				t.Text, "'"+strings.ReplaceAll(name, "'", "''")+"'", ident(near))
+		}
+	}
+	return nil
+}
+
+// significant is toks without white space and comments.
+func significant(toks []sqlscan.Token) []sqlscan.Token {
+	out := toks[:0:0]
+	for _, t := range toks {
+		if t.Kind != sqlscan.Space && t.Kind != sqlscan.LineComment && t.Kind != sqlscan.BlockComment {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// unquoteName is a token's name: a quoted one without its quotes.
+func unquoteName(t sqlscan.Token) string {
+	if t.Kind == sqlscan.Quoted && len(t.Text) >= 2 {
+		q := t.Text[:1]
+		return strings.ReplaceAll(t.Text[1:len(t.Text)-1], q+q, q)
+	}
+	return t.Text
+}
+
+// nearName is the column or table name of tables that name nearly spells,
+// ignoring case, spaces and underscores and allowing a typo (one edit in
+// five letters or more, two in nine or more); "" when there is none.
+func nearName(name string, tables []*schema.Table) string {
+	squash := strings.NewReplacer(" ", "", "_", "", "-", "").Replace
+	n := strings.ToLower(squash(name))
+	allowed := 0
+	switch {
+	case len(n) >= 9:
+		allowed = 2
+	case len(n) >= 5:
+		allowed = 1
+	}
+	best, bestD := "", allowed+1
+	try := func(cand string) {
+		if d := editDistance(n, strings.ToLower(squash(cand))); d < bestD {
+			best, bestD = cand, d
+		}
+	}
+	for _, t := range tables {
+		try(t.Name)
+		for _, c := range t.Columns {
+			try(c.Name)
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,7 +1,9 @@
 package tools_test
 
 import (
+	"database/sql"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -205,6 +207,53 @@ func TestMySQLNamesInBackticks(t *testing.T) {
 	} {
 		if text, isErr := call("run_query", map[string]any{"sql": sql}); isErr || !strings.Contains(text, "(1 row)") {
 			t.Errorf("%q: got %q (error %v), want one row", sql, text, isErr)
+		}
+	}
+}
+
+// TestSQLiteMisspeltQuotedName: SQLite reads a double-quoted name it
+// cannot find as text. run_query refuses one that nearly spells a column
+// (a typo, other spacing) where a name would stand, naming the column; a
+// double-quoted value, an alias of the statement and a strftime format
+// stay allowed.
+func TestSQLiteMisspeltQuotedName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quoted.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`CREATE TABLE items ("Unit Price" REAL, name TEXT, placed TEXT);
+INSERT INTO items VALUES (1.5, 'a', '2024-01-05'), (2.5, 'b', '2024-02-01');`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	cs := serve(t, dbtest.Open(t, path, nil), zerolog.Nop())
+	call := func(sql string) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+	for _, q := range []string{
+		`SELECT "Unit Prce" FROM items`,
+		`SELECT name, "UnitPrice" FROM items`,
+		`SELECT name FROM items ORDER BY "unit_price" DESC`,
+		`SELECT sum("Unit  Price") FROM items`,
+	} {
+		if text, isErr := call(q); !isErr || !strings.Contains(text, `Did you mean "Unit Price"?`) {
+			t.Errorf("%s: got %q (error %v), want it refused, naming the column", q, text, isErr)
+		}
+	}
+	for _, q := range []string{
+		`SELECT name FROM items WHERE name = "a"`,
+		`SELECT "Unit Price" AS "Price" FROM items ORDER BY "Price" LIMIT 1`,
+		`SELECT strftime("%Y", placed) AS y FROM items WHERE name = "a"`,
+		`SELECT items."Unit Price" FROM items WHERE name = "a"`,
+	} {
+		if text, isErr := call(q); isErr || !strings.Contains(text, "(1 row)") {
+			t.Errorf("%s: got %q (error %v), want one row", q, text, isErr)
 		}
 	}
 }

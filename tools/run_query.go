@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/schema"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -83,15 +84,22 @@ type resultColumn struct {
 	Type string `json:"type,omitempty"`
 }
 
+// quotedTextCheck finds, for the dialects that read some double-quoted
+// names as text, a statement that would answer a name's text on every row.
+var quotedTextCheck = map[sqlmcp.Dialect]func(string, []*schema.Table, func(string) string) error{
+	sqlmcp.MySQL:  stringForName,
+	sqlmcp.SQLite: misspeltName,
+}
+
 func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, error) {
 	limits := s.db.Limits()
 	maxRows, err := bounded("max_rows", in.MaxRows, limits.MaxRows, limits.MaxRowsLimit)
 	if err != nil {
 		return runQueryOut{}, fmt.Errorf("%w: this server returns at most %d rows; aggregate or filter instead", err, limits.MaxRowsLimit)
 	}
-	if s.db.Dialect() == sqlmcp.MySQL {
+	if check := quotedTextCheck[s.db.Dialect()]; check != nil && strings.Contains(in.SQL, `"`) {
 		if tables, err := s.cat.Tables(ctx); err == nil {
-			if err := stringForName(in.SQL, tables, s.cat.Ident); err != nil {
+			if err := check(in.SQL, tables, s.cat.Ident); err != nil {
 				return runQueryOut{}, err
 			}
 		}
