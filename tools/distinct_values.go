@@ -61,6 +61,10 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 		return distinctValuesOut{}, fmt.Errorf("counting the distinct values of %s.%s took longer than %s and the table has no statistics to estimate from; "+
 			"filter with run_query instead", t.Name, c.Name, source.BigCountTime)
 	}
+	if errors.Is(err, source.ErrNoStatsForRole) {
+		return distinctValuesOut{}, fmt.Errorf("counting the distinct values of %s.%s took longer than %s, and the table's statistics are not shown to a caller "+
+			"with a role of its own (they cover rows the role may not read); filter with run_query instead", t.Name, c.Name, source.BigCountTime)
+	}
 	if err != nil {
 		return distinctValuesOut{}, s.modelError(ctx, "", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 var searchSchemaTool = &mcp.Tool{
@@ -42,7 +43,13 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	if strings.TrimSpace(in.Query) == "" {
 		return searchSchemaOut{}, fmt.Errorf("query is empty: give one or more words, e.g. 'free meal'")
 	}
-	matches, err := s.cat.Search(ctx, in.Query, limit)
+	search := s.cat.Search
+	if source.RoleFrom(ctx) != "" {
+		// The values were read as the connecting role, not as the
+		// caller's: they may be of rows or columns its role cannot read.
+		search = s.cat.SearchNames
+	}
+	matches, err := search(ctx, in.Query, limit)
 	if err != nil {
 		return searchSchemaOut{}, s.modelError(ctx, "", err)
 	}
