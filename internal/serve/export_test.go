@@ -9,3 +9,11 @@ func SetWriteStall(d time.Duration) (restore func()) {
 	writeStall = d
 	return func() { writeStall = old }
 }
+
+// SetMaxRequests sets how many /mcp requests an HTTP server started after
+// it serves at once, until the test ends.
+func SetMaxRequests(n int) (restore func()) {
+	old := maxRequests
+	maxRequests = n
+	return func() { maxRequests = old }
+}

@@ -46,6 +46,15 @@ const (
 // answer held is freed. A variable for tests.
 var writeStall = 30 * time.Second
 
+// maxRequests bounds the /mcp requests served at once, however many
+// connections bring them: each holds its body (up to the body limit) and,
+// until it is written, its answer (a batch's, up to sixteen). Past it a
+// request gets 503 at once, before its body is read. Waiting for a turn
+// stays the calls' bound (--max-concurrency); this one bounds what the
+// waiting and the writing hold: 3,000 clients that posted a call and did
+// not read took sqlmcp to 316 MB. A variable for tests.
+var maxRequests = 256
+
 // DefaultMaxBodyBytes is the largest request body HTTP reads when
 // HTTPOptions.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes = 1 << 20
@@ -130,6 +139,7 @@ type httpServer struct {
 	maxBody  int64
 	ready    func(context.Context) (string, error)
 	inflight sync.WaitGroup // requests being served, for shutdown
+	serving  chan struct{}  // one token per /mcp request being served (maxRequests)
 }
 
 // requestKey is the context key of a request's *requestInfo.
@@ -198,7 +208,8 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	if addr == "" {
 		addr = "127.0.0.1:8080"
 	}
-	s := &httpServer{log: opts.Logger, logOut: opts.LogOutput, maxBody: opts.MaxBodyBytes, ready: opts.Ready}
+	s := &httpServer{log: opts.Logger, logOut: opts.LogOutput, maxBody: opts.MaxBodyBytes, ready: opts.Ready,
+		serving: make(chan struct{}, maxRequests)}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
@@ -300,7 +311,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		Logger:                       slog.New(zerolog.NewSlogHandler(sdkLog)),
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(s.quickPOST(srv, opts.Calls, mcpHandler)))))
+	mux.Handle("/mcp", s.protect(s.authenticate(s.bounded(s.readBody(s.quickPOST(srv, opts.Calls, mcpHandler))))))
 	metrics := "none" // for the start event: how /metrics is served
 	if opts.Metrics != nil {
 		h := opts.Metrics
@@ -622,6 +633,22 @@ func (s *httpServer) hostOnly(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not allowed (see --allowed-hosts)", cut(r.Host, 100)), http.StatusForbidden)
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bounded serves at most maxRequests requests at once and answers the
+// rest 503 at once, with Retry-After, before their bodies are read.
+func (s *httpServer) bounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.serving <- struct{}{}:
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("busy: this server is serving %d requests, the most it takes at once; retry shortly", cap(s.serving)), http.StatusServiceUnavailable)
+			return
+		}
+		defer func() { <-s.serving }()
 		next.ServeHTTP(w, r)
 	})
 }

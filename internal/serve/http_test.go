@@ -827,3 +827,49 @@ func TestHTTPStalledReader(t *testing.T) {
 		t.Errorf("the request of a client that stopped reading ended with all %d bytes written; want it dropped", int64(sent))
 	}
 }
+
+// TestHTTPRequestBound: past the requests an HTTP server serves at once,
+// a request gets 503 with Retry-After at once, however many connections
+// bring them; once those end, requests are served again.
+func TestHTTPRequestBound(t *testing.T) {
+	defer serve.SetMaxRequests(2)()
+	s := startHTTP(t, dbtest.SQLite(t, nil), serve.HTTPOptions{}, 0)
+	hc := httpClient(t, "", nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	var running sync.WaitGroup
+	for range 2 {
+		running.Go(func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.base+"/mcp", strings.NewReader(runawayCall(sqliteRunaway)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if resp, err := hc.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		})
+	}
+	ping := func() (int, string, string) {
+		resp, _ := rpc(t, t.Context(), hc, s.base+"/mcp", nil, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body), resp.Header.Get("Retry-After")
+	}
+	// The two runaway calls take their places as they arrive: wait for it.
+	deadline := time.Now().Add(time.Minute)
+	code, body, retry := ping()
+	for code == http.StatusOK && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		code, body, retry = ping()
+	}
+	if code != http.StatusServiceUnavailable || retry == "" || !strings.Contains(body, "busy: this server is serving 2 requests") {
+		t.Errorf("with 2 requests being served, a third got %d %q (Retry-After %q), want 503 saying busy", code, body, retry)
+	}
+	cancel()
+	running.Wait()
+	for code != http.StatusOK && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		code, body, _ = ping()
+	}
+	if code != http.StatusOK {
+		t.Errorf("once the calls ended, a request got %d %q, want it served", code, body)
+	}
+}
