@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -162,8 +163,14 @@ func TestIdentityRoleSeesNoOwnData(t *testing.T) {
 		ALTER TABLE sales ENABLE ROW LEVEL SECURITY;
 		CREATE POLICY mine ON sales USING (CASE WHEN pg_sleep(0.0002) IS NULL THEN false ELSE region = 'east' END);
 		GRANT SELECT ON sales TO `+east+`;
-		ANALYZE sales;`)
-	t.Cleanup(func() { dbtest.PostgresExec(t, dsn, `DROP TABLE sales; DROP ROLE `+east) })
+		ANALYZE sales;
+		CREATE TABLE visits (region text NOT NULL, n text NOT NULL);
+		INSERT INTO visits SELECT 'east', i::text FROM generate_series(1, 10) AS i;
+		INSERT INTO visits VALUES ('west', 'Zebra'), ('west', 'Zebra');
+		ALTER TABLE visits ENABLE ROW LEVEL SECURITY;
+		CREATE POLICY mine ON visits USING (region = 'east');
+		GRANT SELECT ON visits TO `+east+`;`)
+	t.Cleanup(func() { dbtest.PostgresExec(t, dsn, `DROP TABLE sales; DROP TABLE visits; DROP ROLE `+east) })
 	set := toolstest.Set(t, "pg="+dsn)
 	_, cat, err := set.Get(t.Context(), "pg")
 	if err != nil {
@@ -185,6 +192,19 @@ func TestIdentityRoleSeesNoOwnData(t *testing.T) {
 	cs := serveAs(t, set, rules, &identity.Identity{Subject: "e", Groups: []string{"east"}})
 	if got, _ := callDB(t, cs, "search_schema", map[string]any{"query": "Quito"}); holds(got) {
 		t.Errorf("as the role, search_schema matches a value of rows the role cannot read:\n%s", got)
+	}
+	twelve := regexp.MustCompile(`"rows": 12\b`)
+	// describe_table and list_tables as the connecting role first: the
+	// text kinds (integers, and Zebra) and the count (12) are kept.
+	if got, _ := callDB(t, own, "describe_table", map[string]any{"table": "visits"}); !strings.Contains(got, "Zebra") || !twelve.MatchString(got) {
+		t.Fatalf("without a role, describe_table does not show the text kind and the count:\n%s", got)
+	}
+	callDB(t, own, "list_tables", nil)
+	for tool, args := range map[string]map[string]any{"describe_table": {"table": "visits"}, "list_tables": nil} {
+		got, _ := callDB(t, cs, tool, args)
+		if strings.Contains(got, "Zebra") || twelve.MatchString(got) {
+			t.Errorf("as the role, %s shows what the connecting role read of visits:\n%s", tool, got)
+		}
 	}
 	got, isErr := callDB(t, cs, "distinct_values", map[string]any{"table": "sales", "column": "city"})
 	if strings.Contains(got, "Quito") || !isErr || !strings.Contains(got, "not shown to a caller with a role") {

@@ -10,7 +10,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/schema"
-	"github.com/sqlmcp/sqlmcp/source"
 )
 
 var searchSchemaTool = &mcp.Tool{
@@ -44,7 +43,7 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 		return searchSchemaOut{}, fmt.Errorf("query is empty: give one or more words, e.g. 'free meal'")
 	}
 	search := s.cat.Search
-	if source.RoleFrom(ctx) != "" {
+	if ownRole(ctx) {
 		// The values were read as the connecting role, not as the
 		// caller's: they may be of rows or columns its role cannot read.
 		search = s.cat.SearchNames
