@@ -11,9 +11,9 @@ func SetWriteStall(d time.Duration) (restore func()) {
 }
 
 // SetMaxRequests sets how many /mcp requests an HTTP server started after
-// it serves at once, until the test ends.
-func SetMaxRequests(n int) (restore func()) {
-	old := maxRequests
-	maxRequests = n
-	return func() { maxRequests = old }
+// it serves at once, in all and of one caller, until the test ends.
+func SetMaxRequests(total, perCaller int) (restore func()) {
+	oldTotal, oldCaller := maxRequests, maxCallerRequests
+	maxRequests, maxCallerRequests = total, perCaller
+	return func() { maxRequests, maxCallerRequests = oldTotal, oldCaller }
 }

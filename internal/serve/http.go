@@ -52,8 +52,14 @@ var writeStall = 30 * time.Second
 // request gets 503 at once, before its body is read. Waiting for a turn
 // stays the calls' bound (--max-concurrency); this one bounds what the
 // waiting and the writing hold: 3,000 clients that posted a call and did
-// not read took sqlmcp to 316 MB. A variable for tests.
-var maxRequests = 256
+// not read took sqlmcp to 316 MB. One caller (an identity a token
+// proves, or every caller without authentication) holds at most
+// maxCallerRequests of them, so a client's flood leaves the others room,
+// as turns are shared fairly among callers. Variables for tests.
+var (
+	maxRequests       = 256
+	maxCallerRequests = 64
+)
 
 // DefaultMaxBodyBytes is the largest request body HTTP reads when
 // HTTPOptions.MaxBodyBytes is zero.
@@ -140,6 +146,9 @@ type httpServer struct {
 	ready    func(context.Context) (string, error)
 	inflight sync.WaitGroup // requests being served, for shutdown
 	serving  chan struct{}  // one token per /mcp request being served (maxRequests)
+
+	callerMu sync.Mutex
+	byCaller map[string]int // the /mcp requests being served, by caller
 }
 
 // requestKey is the context key of a request's *requestInfo.
@@ -209,7 +218,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		addr = "127.0.0.1:8080"
 	}
 	s := &httpServer{log: opts.Logger, logOut: opts.LogOutput, maxBody: opts.MaxBodyBytes, ready: opts.Ready,
-		serving: make(chan struct{}, maxRequests)}
+		serving: make(chan struct{}, maxRequests), byCaller: map[string]int{}}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
@@ -637,15 +646,40 @@ func (s *httpServer) hostOnly(next http.Handler) http.Handler {
 	})
 }
 
-// bounded serves at most maxRequests requests at once and answers the
-// rest 503 at once, with Retry-After, before their bodies are read.
+// bounded serves at most maxRequests requests at once, and at most
+// maxCallerRequests of one caller's, and answers the rest 503 at once,
+// with Retry-After, before their bodies are read.
 func (s *httpServer) bounded(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		busy := func(msg string) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy: "+msg+"; retry shortly", http.StatusServiceUnavailable)
+		}
+		var caller string
+		if id, ok := identity.From(r.Context()); ok {
+			caller = id.Issuer + "\x00" + id.Subject + "\x00" + id.Fingerprint
+		}
+		s.callerMu.Lock()
+		mine := s.byCaller[caller]
+		if mine < maxCallerRequests {
+			s.byCaller[caller] = mine + 1
+		}
+		s.callerMu.Unlock()
+		if mine >= maxCallerRequests {
+			busy(fmt.Sprintf("this caller has %d requests being served, the most one caller may have at once", mine))
+			return
+		}
+		defer func() {
+			s.callerMu.Lock()
+			if s.byCaller[caller]--; s.byCaller[caller] == 0 {
+				delete(s.byCaller, caller)
+			}
+			s.callerMu.Unlock()
+		}()
 		select {
 		case s.serving <- struct{}{}:
 		default:
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("busy: this server is serving %d requests, the most it takes at once; retry shortly", cap(s.serving)), http.StatusServiceUnavailable)
+			busy(fmt.Sprintf("this server is serving %d requests, the most it takes at once", cap(s.serving)))
 			return
 		}
 		defer func() { <-s.serving }()
