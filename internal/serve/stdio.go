@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -781,8 +782,11 @@ func decodeStandard(raw []byte) (jsonrpc.Message, error) {
 	return r, nil
 }
 
-// decodeID reads an id as the SDK does: a string, a number (as an
-// integer), or none.
+// decodeID reads an id as the SDK keeps it: a string, an integer, or
+// none. A number the reply could not give back as it was sent is refused,
+// so no reply goes to an id the client never sent: the SDK keeps a number
+// as a float64 made int64, so it would answer 1.5 as 1, 2^53+1 as 2^53 and
+// 1e19 as a negative number.
 func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return jsonrpc.ID{}, nil
@@ -794,9 +798,17 @@ func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
 		}
 		return jsonrpc.MakeID(s)
 	}
+	const exact = 1 << 53 // every integer below it is a float64
 	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an id must be a string or a number"}
+	if n, ierr := strconv.ParseInt(string(raw), 10, 64); ierr == nil {
+		f, err = float64(n), nil
+		if n <= -exact || n >= exact {
+			err = strconv.ErrRange
+		}
+	}
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= exact {
+		return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("invalid request: the id %.40s is not a string or an integer below 2^53 in magnitude; give each request such an id", raw)}
 	}
 	return jsonrpc.MakeID(f)
 }

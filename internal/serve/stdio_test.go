@@ -388,3 +388,39 @@ func testStdioIDInFlight(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
 		t.Errorf("%d replies, want one for each of the %d requests", n, serve.MaxInFlight+3)
 	}
 }
+
+// TestStdioIDs: a request's reply carries its id as sent, a number
+// written otherwise too (1e3); a numeric id the reply could not carry as
+// sent (a fraction, 2^53 and past, past int64) gets an error saying so,
+// not a reply to another id.
+func TestStdioIDs(t *testing.T) {
+	t.Parallel()
+	viaBoth(t, testStdioIDs)
+}
+
+func testStdioIDs(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
+	in := initializeLine
+	for _, id := range []string{"1.5", "9007199254740993", "1e19", "-1e300", "9007199254740991", "1e3", "-5", `"x"`} {
+		in += `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 1"}}}` + "\n"
+	}
+	var out bytes.Buffer
+	if err := stdio(t.Context(), srv, strings.NewReader(in), &out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	got := replies(t, out.Bytes())
+	for _, id := range []string{"9007199254740991", "1000", "-5", `"x"`} {
+		if _, ok := got[id]["result"]; !ok {
+			t.Errorf("id %s: no result:\n%s", id, out.String())
+		}
+	}
+	for _, id := range []string{"1", "9007199254740992", "-9223372036854775808"} {
+		if _, ok := got[id]; ok {
+			t.Errorf("a reply to id %s, which no request had:\n%s", id, out.String())
+		}
+	}
+	for _, id := range []string{"1.5", "9007199254740993", "1e19", "-1e300"} {
+		if !strings.Contains(out.String(), "the id "+id+" is not a string or an integer") {
+			t.Errorf("id %s was not refused:\n%s", id, out.String())
+		}
+	}
+}
