@@ -144,6 +144,7 @@ type Catalog struct {
 
 	searchMu sync.Mutex
 	search   *searchIndex // the word statistics of the last reading searched
+	names    *searchIndex // the same without the values, for SearchNames
 
 	kindsMu sync.Mutex
 	kinds   map[*Table]map[string]TextKind // per table read: its text columns that hold numbers or dates

@@ -158,6 +158,26 @@ type posting struct {
 	fields uint8
 }
 
+// SearchNames is Search without the values the columns hold: matched and
+// ranked by names and descriptions alone. The value index is read by
+// sqlmcp's own connection, as its connecting role; a caller whose
+// statements run as another role (row-level security, fewer grants) must
+// learn nothing of those values, neither shown nor by how they weigh.
+func (c *Catalog) SearchNames(ctx context.Context, query string, limit int) ([]Match, error) {
+	tables, err := c.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.searchMu.Lock()
+	ix := c.names
+	if ix == nil || !sameTables(ix.tables, tables) {
+		ix = buildSearchIndex(tables, nil)
+		c.names = ix
+	}
+	c.searchMu.Unlock()
+	return ix.search(query, limit), nil
+}
+
 // searchIndexFor returns the search index of tables with values, building
 // it when the schema or the value index changed since the last.
 func (c *Catalog) searchIndexFor(tables []*Table, values *valueIndex) *searchIndex {

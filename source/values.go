@@ -155,6 +155,11 @@ const BigCountTime = 3 * time.Second
 // and the engine has no statistics of the column to estimate from.
 var ErrNoStats = fmt.Errorf("counting took longer than %s and the table has no statistics to estimate from", BigCountTime)
 
+// ErrNoStatsForRole is Distinct's error when a big table took too long to
+// count for a call that runs as a role of its own (WithRole): the
+// engine's statistics, read as the connecting role, are not shown to it.
+var ErrNoStatsForRole = fmt.Errorf("counting took longer than %s, and the engine's statistics cover rows this caller's role may not read", BigCountTime)
+
 // Distinct counts the rows of each distinct value of col in t, most
 // frequent first, up to limit values; a non-empty filter keeps the values
 // whose text contains it, in any case. A big table (see BigTable) is
@@ -200,6 +205,12 @@ func (db *DB) distinct(ctx context.Context, t TableRef, col, filter string, limi
 	res, err := db.query(qctx, Statement{SQL: v.Distinct(t, col, filter != "", limit+1), Args: args, Builtin: true}, limit)
 	cancel()
 	if err != nil && big && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		if RoleFrom(ctx) != "" {
+			// The statistics are the connecting role's reading of every
+			// row, not the role's: they may hold values of rows it
+			// cannot read.
+			return nil, ErrNoStatsForRole
+		}
 		return db.distinctFromStats(ctx, t, col, filter, limit)
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/schema"
+	"github.com/sqlmcp/sqlmcp/source"
 )
 
 var describeTableTool = &mcp.Tool{
@@ -77,7 +78,10 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 		commented: t.Commented, display: s.cat.Display, ident: s.cat.Ident}
 	cctx, cancel := context.WithTimeout(ctx, countBudget)
 	defer cancel()
-	kinds := s.cat.TextKinds(cctx, t)
+	var kinds map[string]schema.TextKind
+	if !ownRole(ctx) {
+		kinds = s.cat.TextKinds(cctx, t)
+	}
 	if len(kinds) > 0 || masks(t.Columns) {
 		out.Columns, out.kinds, out.notes = slices.Clone(t.Columns), kinds, map[string]string{}
 		for i := range out.Columns {
@@ -96,7 +100,7 @@ func (s *server) describeTable(ctx context.Context, in describeTableIn) (describ
 			out.ForeignKeys = append(slices.Clone(t.ForeignKeys), guesses...)
 		}
 	}
-	if n, exact, ok := s.cat.RowCount(cctx, t); ok {
+	if n, exact, ok := s.rowCount(cctx, t); ok {
 		out.Rows, out.RowsEstimated = &n, !exact
 	}
 	return out, nil
@@ -213,4 +217,23 @@ func (o describeTableOut) identAll(names []string) string {
 		q[i] = o.ident(n)
 	}
 	return strings.Join(q, ", ")
+}
+
+// ownRole reports whether the call's statements run as a role of their
+// own (an identity rule's role), not as sqlmcp's connecting role.
+func ownRole(ctx context.Context) bool { return source.RoleFrom(ctx) != "" }
+
+// rowCount is t's row count as the catalog has it (see
+// schema.Catalog.RowCount), but for a call with a role of its own only
+// the engine's estimate of a big table: an exact count is made as the
+// connecting role and kept for every caller, and would count rows the
+// role may not read.
+func (s *server) rowCount(ctx context.Context, t *schema.Table) (n int64, exact, ok bool) {
+	if ownRole(ctx) {
+		if est, big := t.Big(); big {
+			return est, false, true
+		}
+		return 0, false, false
+	}
+	return s.cat.RowCount(ctx, t)
 }

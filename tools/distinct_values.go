@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/sqlmcp/sqlmcp/guard"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -56,10 +57,21 @@ func (s *server) distinctValues(ctx context.Context, in distinctValuesIn) (disti
 	if err != nil {
 		return distinctValuesOut{}, err
 	}
+	if c.Masked != "" && in.Filter != "" {
+		// The policy's refusal, not the engine's error (source.DB.Distinct
+		// refuses it too).
+		return distinctValuesOut{}, s.modelError(ctx, "", &guard.Error{
+			Reason: fmt.Sprintf("the column %s of %s is masked by policy: its values can be listed only as they are shown, not filtered", c.Name, t.Name),
+			Hint:   "Call distinct_values without a filter"})
+	}
 	d, err := s.db.Distinct(ctx, t.Ref(), c.Name, in.Filter, limit)
 	if errors.Is(err, source.ErrNoStats) {
 		return distinctValuesOut{}, fmt.Errorf("counting the distinct values of %s.%s took longer than %s and the table has no statistics to estimate from; "+
 			"filter with run_query instead", t.Name, c.Name, source.BigCountTime)
+	}
+	if errors.Is(err, source.ErrNoStatsForRole) {
+		return distinctValuesOut{}, fmt.Errorf("counting the distinct values of %s.%s took longer than %s, and the table's statistics are not shown to a caller "+
+			"with a role of its own (they cover rows the role may not read); filter with run_query instead", t.Name, c.Name, source.BigCountTime)
 	}
 	if err != nil {
 		return distinctValuesOut{}, s.modelError(ctx, "", err)

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -138,5 +139,75 @@ func TestIdentityRoles(t *testing.T) {
 	cs := serveAs(t, set, nil, nil)
 	if got, _ := callDB(t, cs, "run_query", map[string]any{"sql": "SELECT current_user AS who"}); strings.Contains(got, "sqlmcp_") {
 		t.Errorf("a later call kept the role:\n%s", got)
+	}
+}
+
+// TestIdentityRoleSeesNoOwnData: what sqlmcp reads as its connecting role
+// of the rows themselves reaches no caller whose calls run as a role of
+// their own, since the role may not read those rows: search_schema does
+// not match, show or weigh the values it indexed, and distinct_values on
+// a table too big to count in time does not answer from the statistics.
+// A caller without a role still gets both.
+func TestIdentityRoleSeesNoOwnData(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	name := dsn[strings.LastIndex(dsn, "/")+1:]
+	suffix := strings.TrimPrefix(name[:strings.IndexByte(name+"?", '?')], "sqlmcp_test_")
+	east := "sqlmcp_east_" + suffix
+	// 120,000 rows (a big table), the first 10,000 of them of the other
+	// region; the policy takes 0.2 ms a row, so counting as the role
+	// outlasts source.BigCountTime.
+	dbtest.PostgresExec(t, dsn, `CREATE ROLE `+east+` NOLOGIN;
+		CREATE TABLE sales (region text NOT NULL, city text NOT NULL);
+		INSERT INTO sales SELECT 'west', 'Quito' FROM generate_series(1, 10000);
+		INSERT INTO sales SELECT 'east', 'Boston' FROM generate_series(1, 110000);
+		ALTER TABLE sales ENABLE ROW LEVEL SECURITY;
+		CREATE POLICY mine ON sales USING (CASE WHEN pg_sleep(0.0002) IS NULL THEN false ELSE region = 'east' END);
+		GRANT SELECT ON sales TO `+east+`;
+		ANALYZE sales;
+		CREATE TABLE visits (region text NOT NULL, n text NOT NULL);
+		INSERT INTO visits SELECT 'east', i::text FROM generate_series(1, 10) AS i;
+		INSERT INTO visits VALUES ('west', 'Zebra'), ('west', 'Zebra');
+		ALTER TABLE visits ENABLE ROW LEVEL SECURITY;
+		CREATE POLICY mine ON visits USING (region = 'east');
+		GRANT SELECT ON visits TO `+east+`;`)
+	t.Cleanup(func() { dbtest.PostgresExec(t, dsn, `DROP TABLE sales; DROP TABLE visits; DROP ROLE `+east) })
+	set := toolstest.Set(t, "pg="+dsn)
+	_, cat, err := set.Get(t.Context(), "pg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.IndexValues(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rules := identity.Rules{{Name: "east", Match: identity.Match{Groups: []string{"east"}}, Sources: []string{"pg"}, Roles: map[string]string{"pg": east}}}
+
+	own := serveAs(t, set, nil, nil) // the connecting role's own calls
+	// The value shown, or a match by it.
+	holds := func(got string) bool {
+		return strings.Contains(got, `"value": "Quito"`) || strings.Contains(got, "value: quito")
+	}
+	if got, _ := callDB(t, own, "search_schema", map[string]any{"query": "Quito"}); !holds(got) {
+		t.Fatalf("without a role, search_schema does not find the indexed value:\n%s", got)
+	}
+	cs := serveAs(t, set, rules, &identity.Identity{Subject: "e", Groups: []string{"east"}})
+	if got, _ := callDB(t, cs, "search_schema", map[string]any{"query": "Quito"}); holds(got) {
+		t.Errorf("as the role, search_schema matches a value of rows the role cannot read:\n%s", got)
+	}
+	twelve := regexp.MustCompile(`"rows": 12\b`)
+	// describe_table and list_tables as the connecting role first: the
+	// text kinds (integers, and Zebra) and the count (12) are kept.
+	if got, _ := callDB(t, own, "describe_table", map[string]any{"table": "visits"}); !strings.Contains(got, "Zebra") || !twelve.MatchString(got) {
+		t.Fatalf("without a role, describe_table does not show the text kind and the count:\n%s", got)
+	}
+	callDB(t, own, "list_tables", nil)
+	for tool, args := range map[string]map[string]any{"describe_table": {"table": "visits"}, "list_tables": nil} {
+		got, _ := callDB(t, cs, tool, args)
+		if strings.Contains(got, "Zebra") || twelve.MatchString(got) {
+			t.Errorf("as the role, %s shows what the connecting role read of visits:\n%s", tool, got)
+		}
+	}
+	got, isErr := callDB(t, cs, "distinct_values", map[string]any{"table": "sales", "column": "city"})
+	if strings.Contains(got, "Quito") || !isErr || !strings.Contains(got, "not shown to a caller with a role") {
+		t.Errorf("as the role, distinct_values: %s", got)
 	}
 }

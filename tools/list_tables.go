@@ -101,7 +101,7 @@ func (s *server) listTables(ctx context.Context, in listTablesIn) (listTablesOut
 	defer cancel()
 	for i, t := range tables {
 		out.Tables[i] = tableSummary{Name: t.Name, Kind: t.Kind, Columns: len(t.Columns), Description: t.Description, Broken: cmp.Or(t.Broken, t.Unreadable), denied: t.Unreadable != "", commented: t.Commented}
-		if n, exact, ok := s.cat.RowCount(cctx, t); ok {
+		if n, exact, ok := s.rowCount(cctx, t); ok {
 			out.Tables[i].Rows, out.Tables[i].RowsEstimated = &n, !exact
 		}
 	}

@@ -43,7 +43,13 @@ func (s *server) searchSchema(ctx context.Context, in searchSchemaIn) (searchSch
 	if strings.TrimSpace(in.Query) == "" {
 		return searchSchemaOut{}, fmt.Errorf("query is empty: give one or more words, e.g. 'free meal'")
 	}
-	matches, err := s.cat.Search(ctx, in.Query, limit)
+	search := s.cat.Search
+	if ownRole(ctx) {
+		// The values were read as the connecting role, not as the
+		// caller's: they may be of rows or columns its role cannot read.
+		search = s.cat.SearchNames
+	}
+	matches, err := search(ctx, in.Query, limit)
 	if err != nil {
 		return searchSchemaOut{}, s.modelError(ctx, "", err)
 	}

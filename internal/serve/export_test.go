@@ -9,3 +9,11 @@ func SetWriteStall(d time.Duration) (restore func()) {
 	writeStall = d
 	return func() { writeStall = old }
 }
+
+// SetMaxRequests sets how many /mcp requests an HTTP server started after
+// it serves at once, in all and of one caller, until the test ends.
+func SetMaxRequests(total, perCaller int) (restore func()) {
+	oldTotal, oldCaller := maxRequests, maxCallerRequests
+	maxRequests, maxCallerRequests = total, perCaller
+	return func() { maxRequests, maxCallerRequests = oldTotal, oldCaller }
+}

@@ -46,6 +46,21 @@ const (
 // answer held is freed. A variable for tests.
 var writeStall = 30 * time.Second
 
+// maxRequests bounds the /mcp requests served at once, however many
+// connections bring them: each holds its body (up to the body limit) and,
+// until it is written, its answer (a batch's, up to sixteen). Past it a
+// request gets 503 at once, before its body is read. Waiting for a turn
+// stays the calls' bound (--max-concurrency); this one bounds what the
+// waiting and the writing hold: 3,000 clients that posted a call and did
+// not read took sqlmcp to 316 MB. One caller (an identity a token
+// proves, or every caller without authentication) holds at most
+// maxCallerRequests of them, so a client's flood leaves the others room,
+// as turns are shared fairly among callers. Variables for tests.
+var (
+	maxRequests       = 256
+	maxCallerRequests = 64
+)
+
 // DefaultMaxBodyBytes is the largest request body HTTP reads when
 // HTTPOptions.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes = 1 << 20
@@ -130,6 +145,10 @@ type httpServer struct {
 	maxBody  int64
 	ready    func(context.Context) (string, error)
 	inflight sync.WaitGroup // requests being served, for shutdown
+	serving  chan struct{}  // one token per /mcp request being served (maxRequests)
+
+	callerMu sync.Mutex
+	byCaller map[string]int // the /mcp requests being served, by caller
 }
 
 // requestKey is the context key of a request's *requestInfo.
@@ -198,7 +217,8 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 	if addr == "" {
 		addr = "127.0.0.1:8080"
 	}
-	s := &httpServer{log: opts.Logger, logOut: opts.LogOutput, maxBody: opts.MaxBodyBytes, ready: opts.Ready}
+	s := &httpServer{log: opts.Logger, logOut: opts.LogOutput, maxBody: opts.MaxBodyBytes, ready: opts.Ready,
+		serving: make(chan struct{}, maxRequests), byCaller: map[string]int{}}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
@@ -300,7 +320,7 @@ func HTTP(ctx context.Context, srv *mcp.Server, opts *HTTPOptions) error {
 		Logger:                       slog.New(zerolog.NewSlogHandler(sdkLog)),
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.protect(s.authenticate(s.readBody(s.quickPOST(srv, opts.Calls, mcpHandler)))))
+	mux.Handle("/mcp", s.protect(s.authenticate(s.bounded(s.readBody(s.quickPOST(srv, opts.Calls, mcpHandler))))))
 	metrics := "none" // for the start event: how /metrics is served
 	if opts.Metrics != nil {
 		h := opts.Metrics
@@ -622,6 +642,47 @@ func (s *httpServer) hostOnly(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not allowed (see --allowed-hosts)", cut(r.Host, 100)), http.StatusForbidden)
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bounded serves at most maxRequests requests at once, and at most
+// maxCallerRequests of one caller's, and answers the rest 503 at once,
+// with Retry-After, before their bodies are read.
+func (s *httpServer) bounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		busy := func(msg string) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy: "+msg+"; retry shortly", http.StatusServiceUnavailable)
+		}
+		var caller string
+		if id, ok := identity.From(r.Context()); ok {
+			caller = id.Issuer + "\x00" + id.Subject + "\x00" + id.Fingerprint
+		}
+		s.callerMu.Lock()
+		mine := s.byCaller[caller]
+		if mine < maxCallerRequests {
+			s.byCaller[caller] = mine + 1
+		}
+		s.callerMu.Unlock()
+		if mine >= maxCallerRequests {
+			busy(fmt.Sprintf("this caller has %d requests being served, the most one caller may have at once", mine))
+			return
+		}
+		defer func() {
+			s.callerMu.Lock()
+			if s.byCaller[caller]--; s.byCaller[caller] == 0 {
+				delete(s.byCaller, caller)
+			}
+			s.callerMu.Unlock()
+		}()
+		select {
+		case s.serving <- struct{}{}:
+		default:
+			busy(fmt.Sprintf("this server is serving %d requests, the most it takes at once", cap(s.serving)))
+			return
+		}
+		defer func() { <-s.serving }()
 		next.ServeHTTP(w, r)
 	})
 }

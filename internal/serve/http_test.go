@@ -827,3 +827,76 @@ func TestHTTPStalledReader(t *testing.T) {
 		t.Errorf("the request of a client that stopped reading ended with all %d bytes written; want it dropped", int64(sent))
 	}
 }
+
+// TestHTTPRequestBound: past the requests an HTTP server serves at once,
+// in all or of one caller, a request gets 503 with Retry-After at once,
+// however many connections bring them; a caller at its bound leaves the
+// others room; once the requests end, requests are served again.
+func TestHTTPRequestBound(t *testing.T) {
+	defer serve.SetMaxRequests(3, 2)()
+	tokens := map[string]string{"a": "a-token-0123456789abcdef", "b": "b-token-0123456789abcdef", "c": "c-token-0123456789abcdef"}
+	var lines []string
+	for name, tok := range tokens {
+		lines = append(lines, name+": "+tok)
+	}
+	s := startHTTP(t, dbtest.SQLite(t, nil), serve.HTTPOptions{Tokens: lines}, 0)
+	hc := httpClient(t, "", nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	var running sync.WaitGroup
+	// A runaway call, sent again while the caller's own pings take its
+	// place, until it is served.
+	runaway := func(caller string) {
+		running.Go(func() {
+			for ctx.Err() == nil {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.base+"/mcp", strings.NewReader(runawayCall(sqliteRunaway)))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Authorization", "Bearer "+tokens[caller])
+				resp, err := hc.Do(req)
+				if err != nil {
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusServiceUnavailable {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	ping := func(caller string) (int, string, string) {
+		resp, _ := rpc(t, t.Context(), hc, s.base+"/mcp", map[string]string{"Authorization": "Bearer " + tokens[caller]}, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body), resp.Header.Get("Retry-After")
+	}
+	// Requests take their places as they arrive: wait for it.
+	deadline := time.Now().Add(time.Minute)
+	until := func(caller string, served bool) (int, string, string) {
+		code, body, retry := ping(caller)
+		for (code == http.StatusOK) != served && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+			code, body, retry = ping(caller)
+		}
+		return code, body, retry
+	}
+	runaway("a")
+	runaway("a")
+	if code, body, retry := until("a", false); code != http.StatusServiceUnavailable || retry == "" || !strings.Contains(body, "busy: this caller has 2 requests") {
+		t.Errorf("with 2 of its requests served, a third of the caller's got %d %q (Retry-After %q), want 503 saying busy", code, body, retry)
+	}
+	if code, body, _ := ping("b"); code != http.StatusOK {
+		t.Errorf("with one caller at its bound, another's request got %d %q, want it served", code, body)
+	}
+	runaway("b")
+	if code, body, retry := until("c", false); code != http.StatusServiceUnavailable || retry == "" || !strings.Contains(body, "busy: this server is serving 3 requests") {
+		t.Errorf("with 3 requests served, another caller's got %d %q (Retry-After %q), want 503 saying busy", code, body, retry)
+	}
+	cancel()
+	running.Wait()
+	for _, caller := range []string{"a", "c"} {
+		if code, body, _ := until(caller, true); code != http.StatusOK {
+			t.Errorf("once the calls ended, %s's request got %d %q, want it served", caller, code, body)
+		}
+	}
+}

@@ -15,7 +15,7 @@ var memberSeeds = []string{
 	` {"jsonrpc": "2.0", "id": "a\"b", "method": "tools/call", "params": {"arguments": {"sql": "SELECT '\u00e9'", "max_rows": 1e2}, "name": "run_query"}} `,
 	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 	`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
-	`{"jsonrpc":"2.0","id":-0.5e-3,"method":"ping","params":[1,true,false,null,{"a":[]}]}`,
+	`{"jsonrpc":"2.0","id":-0.5e1,"method":"ping","params":[1,true,false,null,{"a":[]}]}`,
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_query","arguments":null}}`,
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_query","_meta":{"progressToken":1}}}`,
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","name":"b"}}`,

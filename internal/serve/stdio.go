@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -134,6 +135,7 @@ type stdioConn struct {
 	pending  int           // requests delivered, not yet answered
 	answered chan struct{} // closed, and replaced, when pending falls
 	batches  map[jsonrpc.ID]*batch
+	inflight map[jsonrpc.ID]bool // the ids of the requests read and not yet answered
 
 	// The calls answered without the SDK (see Calls): they run with ctx,
 	// which stop cancels as the connection closes.
@@ -236,6 +238,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return c.writeLine(msg)
 	}
 	c.mu.Lock()
+	delete(c.inflight, resp.ID)
 	if c.initID != nil && *c.initID == resp.ID {
 		c.initID = nil
 		c.initialized.Store(resp.Error == nil)
@@ -367,6 +370,9 @@ func putBuffer(b *bytes.Buffer) {
 func (c *stdioConn) readLoop(r *bufio.Reader) {
 	var line []byte
 	for {
+		if !c.waitRoom() {
+			return
+		}
 		var err error
 		line, err = readLine(r, line[:0])
 		var calls []func() // answered directly
@@ -409,6 +415,38 @@ func (c *stdioConn) readLoop(r *bufio.Reader) {
 			case <-c.closed:
 			}
 			return
+		}
+	}
+}
+
+// MaxInFlight bounds the requests of one stdio connection that are read
+// and not yet answered: at the bound the reader reads no more until a
+// reply has been written. Each request in flight may hold a reply up to
+// the result limits, and a client that sends requests without reading
+// the replies (its pipe full, every write waiting) would otherwise make
+// sqlmcp hold them all: 3,000 calls of 200 KB results took it to 2 GB.
+// A client that writes all its requests at once is still answered, the
+// later ones as the earlier are read.
+const MaxInFlight = 64
+
+// MaxStdioBatch bounds the messages of one JSON-RPC batch, whose replies
+// are held until the last is ready: a larger batch gets an error reply.
+const MaxStdioBatch = maxBatch
+
+// waitRoom waits until fewer than MaxInFlight requests are in flight,
+// reporting false when the connection closes first.
+func (c *stdioConn) waitRoom() bool {
+	for {
+		c.mu.Lock()
+		pending, answered := c.pending, c.answered
+		c.mu.Unlock()
+		if pending < MaxInFlight {
+			return true
+		}
+		select {
+		case <-answered:
+		case <-c.closed:
+			return false
 		}
 	}
 }
@@ -639,7 +677,13 @@ func (c *stdioConn) decodeLine(line []byte) ([]jsonrpc.Message, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []jsonrpc.Message{m}, nil
+		msgs := []jsonrpc.Message{m}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if err := c.claim(msgs); err != nil {
+			return nil, err
+		}
+		return msgs, nil
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(line, &raws); err != nil {
@@ -647,6 +691,9 @@ func (c *stdioConn) decodeLine(line []byte) ([]jsonrpc.Message, error) {
 	}
 	if len(raws) == 0 {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an empty batch"}
+	}
+	if len(raws) > MaxStdioBatch {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: a batch of %d messages; at most %d may be sent at once: send the rest in another batch", len(raws), MaxStdioBatch)}
 	}
 	msgs := make([]jsonrpc.Message, 0, len(raws))
 	b := &batch{slot: map[jsonrpc.ID]int{}}
@@ -664,18 +711,44 @@ func (c *stdioConn) decodeLine(line []byte) ([]jsonrpc.Message, error) {
 		}
 		msgs = append(msgs, m)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.claim(msgs); err != nil {
+		return nil, err
+	}
 	if len(b.replies) > 0 {
 		b.left = len(b.replies)
-		c.mu.Lock()
 		if c.batches == nil {
 			c.batches = map[jsonrpc.ID]*batch{}
 		}
 		for id := range b.slot {
 			c.batches[id] = b
 		}
-		c.mu.Unlock()
 	}
 	return msgs, nil
+}
+
+// claim notes the ids of the requests among msgs as in flight, under
+// c.mu. When one is in flight already (a client may not reuse an id until
+// its reply), it notes none and returns the error that answers the line:
+// the SDK would drop such a request unanswered, and the reader, counting
+// it in flight for ever, would stop at MaxInFlight.
+func (c *stdioConn) claim(msgs []jsonrpc.Message) error {
+	for _, m := range msgs {
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() && c.inflight[req.ID] {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: fmt.Sprintf("invalid request: id %v is already used by a request in flight; give each request its own id", req.ID.Raw())}
+		}
+	}
+	for _, m := range msgs {
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+			if c.inflight == nil {
+				c.inflight = map[jsonrpc.ID]bool{}
+			}
+			c.inflight[req.ID] = true
+		}
+	}
+	return nil
 }
 
 // decodeMessage decodes one JSON-RPC message.
@@ -709,8 +782,11 @@ func decodeStandard(raw []byte) (jsonrpc.Message, error) {
 	return r, nil
 }
 
-// decodeID reads an id as the SDK does: a string, a number (as an
-// integer), or none.
+// decodeID reads an id as the SDK keeps it: a string, an integer, or
+// none. A number the reply could not give back as it was sent is refused,
+// so no reply goes to an id the client never sent: the SDK keeps a number
+// as a float64 made int64, so it would answer 1.5 as 1, 2^53+1 as 2^53 and
+// 1e19 as a negative number.
 func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return jsonrpc.ID{}, nil
@@ -722,9 +798,17 @@ func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
 		}
 		return jsonrpc.MakeID(s)
 	}
+	const exact = 1 << 53 // every integer below it is a float64
 	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an id must be a string or a number"}
+	if n, ierr := strconv.ParseInt(string(raw), 10, 64); ierr == nil {
+		f, err = float64(n), nil
+		if n <= -exact || n >= exact {
+			err = strconv.ErrRange
+		}
+	}
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= exact {
+		return jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("invalid request: the id %.40s is not a string or an integer below 2^53 in magnitude; give each request such an id", raw)}
 	}
 	return jsonrpc.MakeID(f)
 }

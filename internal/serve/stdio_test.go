@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -247,4 +248,179 @@ func pipe(t testing.TB) (*os.File, *os.File) {
 	}
 	t.Cleanup(func() { r.Close(); w.Close() })
 	return r, w
+}
+
+// TestStdioInFlightBound: a client that writes requests without reading
+// the replies makes sqlmcp hold at most MaxInFlight of them: the reader
+// reads no further ahead of the replies written. Every request is still
+// answered once the client reads, as a pipeline that writes everything
+// first expects; a batch over MaxStdioBatch is refused whole.
+func TestStdioInFlightBound(t *testing.T) {
+	t.Parallel()
+	viaBoth(t, testStdioInFlightBound)
+}
+
+func testStdioInFlightBound(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
+	calls := 4 * serve.MaxInFlight
+	lines := strings.SplitAfter(initializeLine, "\n")
+	lines = lines[:len(lines)-1]
+	for id := 1; id <= calls; id++ {
+		lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT %d AS n"}}}`+"\n", id, id))
+	}
+	var batch []string
+	for i := range serve.MaxStdioBatch + 1 {
+		batch = append(batch, fmt.Sprintf(`{"jsonrpc":"2.0","id":"b%d","method":"ping"}`, i))
+	}
+	lines = append(lines, "["+strings.Join(batch, ",")+"]\n")
+	out := &stalledWriter{release: make(chan struct{})}
+	in := &lineFeed{lines: lines, out: out, allRead: make(chan struct{})}
+	// The writer lets replies out once the reader has read every line (it
+	// read on regardless: the bound failed) or, when it stopped, after a
+	// pause; the bound is judged by counts at each read, not by time.
+	go func() {
+		select {
+		case <-in.allRead:
+		case <-time.After(time.Second):
+		}
+		close(out.release)
+	}()
+	if err := stdio(t.Context(), srv, in, out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if in.ahead > serve.MaxInFlight+2 {
+		t.Errorf("the reader read %d requests ahead of the replies written, want at most %d", in.ahead, serve.MaxInFlight)
+	}
+	got := replies(t, out.buf.Bytes())
+	for id := 1; id <= calls; id++ {
+		if _, ok := got[fmt.Sprint(id)]["result"]; !ok {
+			t.Fatalf("request %d: got %s, want a result", id, got[fmt.Sprint(id)])
+		}
+	}
+	if !strings.Contains(out.buf.String(), fmt.Sprintf("a batch of %d messages", serve.MaxStdioBatch+1)) {
+		t.Errorf("the batch of %d was not refused", serve.MaxStdioBatch+1)
+	}
+}
+
+// stalledWriter holds every write until release is closed, counting the
+// lines written.
+type stalledWriter struct {
+	release chan struct{}
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	lines   int
+}
+
+func (w *stalledWriter) Write(p []byte) (int, error) {
+	<-w.release
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lines += bytes.Count(p, []byte("\n"))
+	return w.buf.Write(p)
+}
+
+func (w *stalledWriter) written() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lines
+}
+
+// lineFeed hands out one line per Read, noting the most lines it had
+// handed out beyond those out had written.
+type lineFeed struct {
+	lines   []string
+	next    int
+	out     *stalledWriter
+	ahead   int
+	allRead chan struct{}
+}
+
+func (f *lineFeed) Read(p []byte) (int, error) {
+	if f.next == len(f.lines) {
+		return 0, io.EOF
+	}
+	if len(p) < len(f.lines[f.next]) {
+		return 0, io.ErrShortBuffer
+	}
+	n := copy(p, f.lines[f.next])
+	f.next++
+	f.ahead = max(f.ahead, f.next-f.out.written())
+	if f.next == len(f.lines) {
+		close(f.allRead)
+	}
+	return n, nil
+}
+
+// TestStdioIDInFlight: a request whose id is that of a request still in
+// flight gets an error reply at once (the SDK would leave it unanswered,
+// and the reader would count it in flight for ever, until it stopped at
+// MaxInFlight); the requests after it are answered.
+func TestStdioIDInFlight(t *testing.T) {
+	t.Parallel()
+	viaBoth(t, testStdioIDInFlight)
+}
+
+func testStdioIDInFlight(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
+	slow := "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) AS n FROM c"
+	var in strings.Builder
+	in.WriteString(initializeLine)
+	for range serve.MaxInFlight + 1 {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":%q}}}`+"\n", slow)
+	}
+	in.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
+	// The deadline only ends the test if the reader stops for good.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	if err := stdio(ctx, srv, strings.NewReader(in.String()), &out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	got := replies(t, out.Bytes())
+	if _, ok := got[`"last"`]["result"]; !ok {
+		t.Fatalf("the ping after the reused ids was not answered:\n%.3000s", out.String())
+	}
+	if _, ok := got["7"]["result"]; !ok {
+		t.Errorf("request 7 was not answered")
+	}
+	if n := strings.Count(out.String(), "id 7 is already used by a request in flight"); n == 0 {
+		t.Errorf("no reused id was refused:\n%.3000s", out.String())
+	}
+	if n := strings.Count(out.String(), "\n"); n != serve.MaxInFlight+3 {
+		t.Errorf("%d replies, want one for each of the %d requests", n, serve.MaxInFlight+3)
+	}
+}
+
+// TestStdioIDs: a request's reply carries its id as sent, a number
+// written otherwise too (1e3); a numeric id the reply could not carry as
+// sent (a fraction, 2^53 and past, past int64) gets an error saying so,
+// not a reply to another id.
+func TestStdioIDs(t *testing.T) {
+	t.Parallel()
+	viaBoth(t, testStdioIDs)
+}
+
+func testStdioIDs(t *testing.T, stdio stdioFunc, srv *mcp.Server) {
+	in := initializeLine
+	for _, id := range []string{"1.5", "9007199254740993", "1e19", "-1e300", "9007199254740991", "1e3", "-5", `"x"`} {
+		in += `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"SELECT 1"}}}` + "\n"
+	}
+	var out bytes.Buffer
+	if err := stdio(t.Context(), srv, strings.NewReader(in), &out, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	got := replies(t, out.Bytes())
+	for _, id := range []string{"9007199254740991", "1000", "-5", `"x"`} {
+		if _, ok := got[id]["result"]; !ok {
+			t.Errorf("id %s: no result:\n%s", id, out.String())
+		}
+	}
+	for _, id := range []string{"1", "9007199254740992", "-9223372036854775808"} {
+		if _, ok := got[id]; ok {
+			t.Errorf("a reply to id %s, which no request had:\n%s", id, out.String())
+		}
+	}
+	for _, id := range []string{"1.5", "9007199254740993", "1e19", "-1e300"} {
+		if !strings.Contains(out.String(), "the id "+id+" is not a string or an integer") {
+			t.Errorf("id %s was not refused:\n%s", id, out.String())
+		}
+	}
 }
