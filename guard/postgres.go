@@ -196,6 +196,9 @@ type policyTypes struct {
 	pol PolicyCatalog
 }
 
+// ReadsReservedSettings passes the catalog's answer through.
+func (c policyTypes) ReadsReservedSettings() bool { return readsReserved(c.PostgresCatalog) }
+
 // TextSearch and TextSearchDictionary pass the catalog's text search
 // configurations and dictionaries through.
 func (c policyTypes) TextSearch(schema, name string) []PostgresFunction {
@@ -1247,6 +1250,9 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if e := w.textSearch(n); e != nil {
 			return e
 		}
+		if e := w.setting(n); e != nil {
+			return e
+		}
 		return w.function(n.Funcname, len(n.Args), w.grammarMade(n))
 	case *pg.TypeName:
 		var names []string
@@ -1318,6 +1324,9 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		}
 	case *pg.RangeVar:
 		if e := secretRelation(n); e != nil {
+			return e
+		}
+		if e := w.reservedRelation(n); e != nil {
 			return e
 		}
 		return w.relationValues(n)

@@ -23,7 +23,10 @@ type fakeCatalog struct {
 	named               map[string]bool // "schema.name" allowed by name
 	version             int             // 0: PostgreSQL 17
 	everythingImmutable bool            // answer 'i' for every name
+	plainRole           bool            // the role may not read the reserved settings
 }
+
+func (c *fakeCatalog) ReadsReservedSettings() bool { return !c.plainRole }
 
 func newFakeCatalog(funcs, ops map[string]byte) *fakeCatalog {
 	return &fakeCatalog{funcs: funcs, ops: ops, origins: map[string]string{}}
@@ -287,7 +290,6 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT rolname, rolpassword FROM pg_roles",
 		"SELECT usename FROM pg_user",
-		"SELECT name, setting FROM pg_settings",
 		"SELECT relname FROM pg_class",
 		"SELECT * FROM public.pg_config", // a table of the database's own, not the catalog
 		"SELECT * FROM information_schema.foreign_servers",
@@ -765,5 +767,55 @@ func TestCheckPostgresTextSearch(t *testing.T) {
 	}
 	if err := guard.CheckPostgres(`SELECT to_tsvector('a b')`, &fakeCatalog{everythingImmutable: true}); err != nil {
 		t.Errorf("without configurations to judge: %v", err)
+	}
+}
+
+// TestCheckPostgresReservedSettings: the settings PostgreSQL shows only to
+// superusers (the replication password, the server's files) are refused
+// however they are read: by name, by a name the query computes, through
+// pg_settings or the function behind it, when the role may read them.
+func TestCheckPostgresReservedSettings(t *testing.T) {
+	privileged := &fakeCatalog{everythingImmutable: true}
+	plain := &fakeCatalog{everythingImmutable: true, plainRole: true}
+	for _, sql := range []string{
+		"SELECT current_setting('primary_conninfo')",
+		"SELECT pg_catalog.current_setting('SSL_PASSPHRASE_COMMAND'::text, true)",
+		"SELECT (SELECT current_setting('hba_file'))",
+		"SELECT current_setting(CAST('data_directory' AS text))",
+	} {
+		for who, cat := range map[string]*fakeCatalog{"privileged": privileged, "plain": plain} {
+			err := guard.CheckPostgres(sql, cat)
+			if err == nil || !strings.Contains(err.Error(), "reserves it for superusers") {
+				t.Errorf("%s: CheckPostgres(%q) = %v, want the reserved setting refused", who, sql, err)
+			}
+		}
+	}
+	computed := []string{
+		"SELECT current_setting('primary_' || 'conninfo')",
+		"SELECT name, current_setting(name) FROM (VALUES ('work_mem')) v(name)",
+		"SELECT current_setting(lower('PRIMARY_CONNINFO'), true)",
+		"SELECT name, setting FROM pg_settings",
+		"SELECT * FROM pg_catalog.pg_settings WHERE name = 'work_mem'",
+		"WITH s AS (TABLE pg_settings) SELECT count(*) FROM s",
+		"SELECT * FROM pg_show_all_settings()",
+		"SELECT (pg_catalog.pg_show_all_settings()).setting",
+	}
+	for _, sql := range computed {
+		err := guard.CheckPostgres(sql, privileged)
+		if err == nil || !strings.Contains(err.Error(), "reserves for superusers") {
+			t.Errorf("privileged: CheckPostgres(%q) = %v, want it refused", sql, err)
+		}
+		if err := guard.CheckPostgres(sql, plain); err != nil {
+			t.Errorf("plain role: CheckPostgres(%q) = %v, want it allowed: the server hides the reserved settings", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT current_setting('work_mem'), current_setting('server_version_num')::int",
+		"SELECT current_setting('ssl_key_file', true)", // shown to every role
+		"SELECT * FROM public.pg_settings",             // a table of the database's own
+	} {
+		if err := guard.CheckPostgres(sql, privileged); err != nil {
+			t.Errorf("privileged: CheckPostgres(%q) = %v, want it allowed", sql, err)
+		}
 	}
 }

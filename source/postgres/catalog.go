@@ -33,6 +33,11 @@ type pgCatalog struct {
 	// tsDicts are the text search dictionaries whose template's functions
 	// are not built in, with those functions.
 	tsDicts map[[2]string][]guard.PostgresFunction
+	// reserved is whether the role may read the settings PostgreSQL
+	// reserves for superusers and pg_read_all_settings
+	// (guard.PostgresSettings); false for the bootstrap and own catalogs,
+	// which judge only sqlmcp's own reads.
+	reserved bool
 	// stamp is pgStampSQL's answer, read just before the catalog was.
 	stamp string
 	// unseen refuses every statement of the model's while the database
@@ -69,6 +74,7 @@ var bootstrapRows = [][]any{
 	{"f", "pg_catalog", "sum", "pg_catalog", "sum", "i", ""},
 	{"f", "pg_catalog", "current_schemas", "pg_catalog", "current_schemas", "s", ""},
 	{"f", "pg_catalog", "pg_get_constraintdef", "pg_catalog", "pg_get_constraintdef", "s", ""},
+	{"N", "pg_catalog", "pg_has_role", "pg_catalog", "pg_has_role", "s", ""},
 	{"p", "", "pg_catalog", "", "", "i", ""},
 	{"v", "", "0", "", "", "i", ""},
 }
@@ -120,7 +126,6 @@ var ownCatalogRows = [][]any{
 	{"f", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
 	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
 	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
-	{"N", "pg_catalog", "pg_has_role", "pg_catalog", "pg_has_role", "s", ""},
 	{"N", "pg_catalog", "pg_identify_object", "pg_catalog", "pg_identify_object", "s", ""},
 	{"o", "pg_catalog", "!~~", "pg_catalog", "bpcharnlike", "i", ""},
 	{"o", "pg_catalog", "!~~", "pg_catalog", "byteanlike", "i", ""},
@@ -240,6 +245,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			c.version, _ = strconv.Atoi(key[1])
 		case "d":
 			c.tsDefault = key[1]
+		case "r":
+			c.reserved = key[1] != "false"
 		case "C":
 			c.tsConfigs[key] = append(c.tsConfigs[key], f)
 		case "D":
@@ -376,6 +383,10 @@ func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
 	t, ok := c.types[[2]string{schema, name}]
 	return t, ok
 }
+
+// ReadsReservedSettings says whether the role may read the settings
+// PostgreSQL reserves for superusers (guard.PostgresSettings).
+func (c *pgCatalog) ReadsReservedSettings() bool { return c.reserved }
 
 // ServerVersion is the server's server_version_num.
 func (c *pgCatalog) ServerVersion() int { return c.version }
@@ -553,6 +564,8 @@ UNION ALL
 SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'
 UNION ALL
 SELECT 'd', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'default_text_search_config'
+UNION ALL
+SELECT 'r', '', pg_catalog.pg_has_role('pg_read_all_settings', 'USAGE')::text, '', '', 'i', ''
 UNION ALL
 SELECT 'C', cn.nspname, c.cfgname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_ts_config c
@@ -757,6 +770,13 @@ func (r *recordMisses) Operators(schema, name string) []guard.PostgresFunction {
 	fns := r.PostgresCatalog.Operators(schema, name)
 	r.missed = r.missed || len(fns) == 0
 	return fns
+}
+
+// ReadsReservedSettings passes the catalog's answer through; one that
+// does not say is taken to have a role that may read them.
+func (r *recordMisses) ReadsReservedSettings() bool {
+	s, ok := r.PostgresCatalog.(guard.PostgresSettings)
+	return !ok || s.ReadsReservedSettings()
 }
 
 // TextSearch and TextSearchDictionary pass the catalog's text search

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -386,4 +387,48 @@ func TestPostgresAllowList(t *testing.T) {
 			t.Errorf("Open with %+v: got %v, want %q", bad.opts, err, bad.want)
 		}
 	}
+}
+
+// TestPostgresReservedSettings: the settings PostgreSQL shows only to a
+// superuser or a member of pg_read_all_settings (primary_conninfo with the
+// replication password, ssl_passphrase_command, the server's file paths)
+// are refused to such a role however they are read; a plain role, from
+// which the server hides them, still reads pg_settings.
+func TestPostgresReservedSettings(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	_, plainDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN`)
+	_, readerDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN; GRANT pg_read_all_settings TO {{role}}`)
+	reads := []string{
+		`SELECT name, setting FROM pg_settings WHERE name = 'data_directory'`,
+		`SELECT setting FROM pg_catalog.pg_settings`,
+		`SELECT s.setting FROM pg_show_all_settings() AS s WHERE s.name = 'primary_conninfo'`,
+		`SELECT current_setting(n) FROM (VALUES ('hba_file')) AS v (n)`,
+		`SELECT current_setting('primary_conninfo')`,
+		`SELECT current_setting('Data_Directory', true)`,
+	}
+	for who, d := range map[string]string{"superuser": dsn, "pg_read_all_settings member": readerDSN} {
+		t.Run(who, func(t *testing.T) {
+			db := dbtest.Open(t, d, nil)
+			for _, sql := range reads {
+				_, err := db.Query(t.Context(), sql, 0)
+				var ge *guard.Error
+				if !errors.As(err, &ge) || !strings.Contains(ge.Error(), "reserve") {
+					t.Errorf("%s: got %v, want the guard's refusal", sql, err)
+				}
+			}
+			if _, err := db.Query(t.Context(), `SELECT current_setting('work_mem')`, 0); err != nil {
+				t.Errorf("an ordinary setting: %v", err)
+			}
+		})
+	}
+	t.Run("plain role", func(t *testing.T) {
+		db := dbtest.Open(t, plainDSN, nil)
+		res, err := db.Query(t.Context(), `SELECT count(*) FROM pg_settings WHERE name IN ('data_directory', 'primary_conninfo', 'work_mem')`, 0)
+		if err != nil {
+			t.Fatalf("pg_settings: %v", err)
+		}
+		if got := fmt.Sprint(res.Rows[0][0]); got != "1" {
+			t.Errorf("pg_settings shows %s of data_directory, primary_conninfo and work_mem to a plain role, want 1", got)
+		}
+	})
 }

@@ -1,0 +1,109 @@
+package guard
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
+
+// PostgresSettings is what a PostgresCatalog implements when it knows
+// whether the connected role may read the settings PostgreSQL reserves for
+// superusers and members of pg_read_all_settings (pgReservedSettings). A
+// catalog that does not implement it is taken to have a role that may.
+type PostgresSettings interface {
+	// ReadsReservedSettings reports whether the role sees the reserved
+	// settings' values.
+	ReadsReservedSettings() bool
+}
+
+// readsReserved reports whether the role behind cat may read the reserved
+// settings.
+func readsReserved(cat PostgresCatalog) bool {
+	s, ok := cat.(PostgresSettings)
+	return !ok || s.ReadsReservedSettings()
+}
+
+// pgReservedSettings are the settings PostgreSQL itself shows only to a
+// superuser or a member of pg_read_all_settings (GUC_SUPERUSER_ONLY, in
+// PostgreSQL 15 to 18): the replication connection string with its
+// password (primary_conninfo), the command that prints the TLS key's
+// passphrase, and where the server keeps its files, keys, logs and
+// libraries. pg_file_settings and pg_config, which show the same, are
+// refused in pgSecretRelations.
+var pgReservedSettings = map[string]bool{
+	"primary_conninfo": true, "ssl_passphrase_command": true, "krb_server_keyfile": true,
+	"config_file": true, "hba_file": true, "ident_file": true, "data_directory": true,
+	"external_pid_file": true, "unix_socket_directories": true, "log_directory": true, "log_filename": true,
+	"dynamic_library_path": true, "extension_destdir": true, "jit_provider": true,
+	"shared_preload_libraries": true, "session_preload_libraries": true, "output_plugin_libraries": true,
+	"ssl_ciphers": true, "ssl_dh_params_file": true, "ssl_ecdh_curve": true, "ssl_groups": true,
+	"ssl_min_protocol_version": true, "ssl_max_protocol_version": true,
+	"oauth_validator_libraries": true, "extension_control_path": true,
+}
+
+// hintReserved is the hint of a refused read of a reserved setting.
+const hintReserved = "Settings PostgreSQL shows only to superusers hold the replication password and the server's file paths; read any other setting with current_setting('name'), the name written as a string"
+
+// setting judges a call that reads server settings: current_setting of a
+// reserved setting, written out, is refused; so, when the role may read
+// the reserved settings, is current_setting of a name the text does not
+// write out (it can be any of them) and pg_show_all_settings(), the
+// function behind pg_settings.
+func (w *pgWalker) setting(n *pg.FuncCall) *Error {
+	_, name := qualifiedName(n.Funcname)
+	switch strings.ToLower(name) {
+	case "current_setting":
+		if len(n.Args) == 0 {
+			return nil
+		}
+		if s, ok := constString(n.Args[0]); ok {
+			if !pgReservedSettings[strings.ToLower(s)] {
+				return nil
+			}
+			return &Error{Reason: "the setting " + s + " is not shown: PostgreSQL reserves it for superusers", Hint: hintReserved}
+		}
+		if !readsReserved(w.cat) {
+			return nil
+		}
+		return &Error{
+			Reason: "current_setting() of a name the query computes is not allowed: this server's role may read the settings PostgreSQL reserves for superusers",
+			Hint:   hintReserved,
+		}
+	case "pg_show_all_settings":
+		if !readsReserved(w.cat) {
+			return nil
+		}
+		return &Error{Reason: "the function " + name + "() is not allowed: it shows settings PostgreSQL reserves for superusers", Hint: hintReserved}
+	}
+	return nil
+}
+
+// reservedRelation refuses pg_settings, which shows every setting the
+// role may read, when that includes the reserved ones.
+func (w *pgWalker) reservedRelation(r *pg.RangeVar) *Error {
+	if r.Relname != "pg_settings" || r.Schemaname != "" && r.Schemaname != "pg_catalog" || !readsReserved(w.cat) {
+		return nil
+	}
+	return &Error{
+		Reason: "the catalog " + quoteRel(r) + " is not allowed: to this server's role it shows the settings PostgreSQL reserves for superusers, the replication password among them",
+		Hint:   hintReserved,
+	}
+}
+
+// constString returns the value of n when it is a string constant, cast or
+// not ('name', 'name'::text).
+func constString(n *pg.Node) (string, bool) {
+	for depth := 0; n != nil && depth < 8; depth++ {
+		if tc := n.GetTypeCast(); tc != nil {
+			n = tc.Arg
+			continue
+		}
+		if c := n.GetAConst(); c != nil {
+			if s := c.GetSval(); s != nil {
+				return s.Sval, true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
