@@ -799,8 +799,16 @@ func secretRelation(r *pg.RangeVar) *Error {
 // column), so a column whose type then runs a function defined in this
 // database (PostgresType.Implicit: a default operator class's support
 // function, an implicit cast or a cast to json) makes the relation
-// refused. The functions of extensions' types are left to how those types
-// are read whenever a column of one is.
+// refused. A query also makes values of its columns' types, and casts
+// from them, without naming them: an untyped literal beside a column
+// becomes a value of the column's type (array_append(col, 'x'),
+// COALESCE(col, '(x)'), col = '{x}', a UNION arm), which runs the type's
+// input function and, for an array, composite or range of a domain, the
+// domain's CHECK; and col::int names only the type cast to. So what making
+// a value of the type runs (PostgresType.Calls defined in this database,
+// and Checks, read as the query is) must be allowed as well. The functions
+// of extensions' types are left to how those types are read whenever a
+// column of one is.
 func (w *pgWalker) relationValues(r *pg.RangeVar) *Error {
 	t, ok := rowType(w.cat, r.Schemaname, r.Relname)
 	if !ok {
@@ -811,6 +819,19 @@ func (w *pgWalker) relationValues(r *pg.RangeVar) *Error {
 			continue
 		}
 		if e := judgeFunction("reading "+quoteRel(r)+", one of whose columns has a type that", f, 2, false); e != nil {
+			return e
+		}
+	}
+	for _, f := range t.Calls {
+		if f.Origin != OriginUser {
+			continue
+		}
+		if e := judgeFunction("reading "+quoteRel(r)+", one of whose columns has a type whose values, made or cast,", f, 2, false); e != nil {
+			return e
+		}
+	}
+	for _, check := range t.Checks {
+		if e := w.judgeCheck("a type of a column of "+quoteRel(r), check); e != nil {
 			return e
 		}
 	}

@@ -104,6 +104,10 @@ CREATE TYPE lockrange AS RANGE (subtype = float8, subtype_diff = lock_diff);
 CREATE TABLE spans (f floatrange, l lockrange);
 INSERT INTO spans SELECT floatrange(g, g + 1), lockrange(g, g + 1) FROM generate_series(1, 300) g;
 ANALYZE spans;
+CREATE TABLE fspans AS SELECT f FROM spans;
+CREATE TABLE feelings (f feeling); INSERT INTO feelings VALUES ('sad');
+CREATE TABLE checked (id int, l locked_text); INSERT INTO checked VALUES (1, NULL);
+CREATE TABLE builtin_checked (v checked_builtin);
 `
 
 // pgHostileRoutes are statements that reached a lock, a write, a file or
@@ -179,6 +183,17 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	// constant of the type, which its constructor makes.
 	{"a range constructor whose subtype_diff is a user's", `SELECT count(*) FROM spans WHERE l && lockrange(1, 2)`},
 	{"its multirange's constructor", `SELECT lockmultirange()`},
+	// A query makes values of its columns' types without naming them: an
+	// untyped literal beside a column becomes one, running the type's
+	// input, its domains' CHECKs, a range's subtype_diff in the planner;
+	// and a cast from a column's type names only the type cast to. A table
+	// with such a column type is refused.
+	{"a literal made into a column's composite type, running a field's domain CHECK", `SELECT COALESCE(h, '(1,x)') FROM holders`},
+	{"a literal made into a table's row type, running a column's domain CHECK", `SELECT COALESCE(c, '(1,x)') FROM (SELECT 1) AS s LEFT JOIN checked AS c ON true`},
+	{"a literal made into a range column's type, whose subtype_diff is a user's", `SELECT count(*) FROM spans WHERE l = '[1,2)'`},
+	{"a literal made into a table's row type, running a column's domain CHECK of built-ins", `SELECT COALESCE(b, '(4509)') FROM (SELECT 1) AS s LEFT JOIN builtin_checked AS b ON true`},
+	{"a column cast through a user's explicit cast", `SELECT f::int FROM feelings`},
+	{"reading a table whose column's domain CHECK is a user's", `SELECT h, l FROM holders ORDER BY l`},
 }
 
 // pgAllowedRoutes still run with the hostile objects installed.
@@ -194,10 +209,9 @@ var pgAllowedRoutes = []string{
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
 	`SELECT to_tsvector('simple', 'a b'), to_tsvector('english', 'cats'), 'a b'::tsvector @@ 'a'::tsquery, ts_lexize('english_stem', 'cats')`,
-	`SELECT h, l FROM holders ORDER BY l`, // reading a domain's values runs no CHECK
 	// The constructors CREATE TYPE ... AS RANGE makes are built-in code.
-	`SELECT count(*), floatrange(1, 2) * floatrange(1.5, 3), floatmultirange(), floatmultirange(floatrange(1, 2)) FROM spans WHERE f && floatrange(1, 2)`,
-	`SELECT l, f FROM spans ORDER BY l LIMIT 2`,
+	`SELECT count(*), floatrange(1, 2) * floatrange(1.5, 3), floatmultirange(), floatmultirange(floatrange(1, 2)) FROM fspans WHERE f && floatrange(1, 2)`,
+	`SELECT f FROM fspans WHERE f = '[1,2)' ORDER BY f LIMIT 2`,
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
