@@ -433,6 +433,9 @@ var pgSecretRelations = map[[2]string]string{
 	{"pg_catalog", "pg_file_settings"}:             hintFiles,
 	{"pg_catalog", "pg_config"}:                    hintFiles,
 	{"pg_catalog", "pg_largeobject"}:               hintFiles,
+	// The settings of every role and database (ALTER ROLE ... SET),
+	// applications' secrets among them (app.jwt_secret).
+	{"pg_catalog", "pg_db_role_setting"}: hintSecrets,
 }
 
 // pgDenied reports whether lower (a lower-cased function name) is

@@ -41,14 +41,30 @@ var pgReservedSettings = map[string]bool{
 	"oauth_validator_libraries": true, "extension_control_path": true,
 }
 
+// pgSecretSetting reports whether name is a setting of an application or
+// extension (a name with a dot: ALTER DATABASE ... SET "app.jwt_secret")
+// whose words say it holds a credential.
+func pgSecretSetting(name string) bool {
+	name = strings.ToLower(name)
+	if !strings.Contains(name, ".") {
+		return false
+	}
+	for _, w := range []string{"password", "passwd", "pwd", "secret", "token", "key", "credential", "conninfo", "private", "auth"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // hintReserved is the hint of a refused read of a reserved setting.
-const hintReserved = "Settings PostgreSQL shows only to superusers hold the replication password and the server's file paths; read any other setting with current_setting('name'), the name written as a string"
+const hintReserved = "Settings that hold credentials or the server's file paths are off limits; read any other setting with current_setting('name'), the name written as a string"
 
 // setting judges a call that reads server settings: current_setting of a
-// reserved setting, written out, is refused; so, when the role may read
-// the reserved settings, is current_setting of a name the text does not
-// write out (it can be any of them) and pg_show_all_settings(), the
-// function behind pg_settings.
+// reserved setting, of an application's setting named as a credential, or
+// of a name the text does not write out (it can be any of them) is
+// refused; so, when the role may read the reserved settings, is
+// pg_show_all_settings(), the function behind pg_settings.
 func (w *pgWalker) setting(n *pg.FuncCall) *Error {
 	_, name := qualifiedName(n.Funcname)
 	switch strings.ToLower(name) {
@@ -56,19 +72,19 @@ func (w *pgWalker) setting(n *pg.FuncCall) *Error {
 		if len(n.Args) == 0 {
 			return nil
 		}
-		if s, ok := constString(n.Args[0]); ok {
-			if !pgReservedSettings[strings.ToLower(s)] {
-				return nil
+		s, ok := constString(n.Args[0])
+		switch {
+		case !ok:
+			return &Error{
+				Reason: "current_setting() of a name the query computes is not allowed: it could name a setting that holds a secret",
+				Hint:   hintReserved,
 			}
+		case pgReservedSettings[strings.ToLower(s)]:
 			return &Error{Reason: "the setting " + s + " is not shown: PostgreSQL reserves it for superusers", Hint: hintReserved}
+		case pgSecretSetting(s):
+			return &Error{Reason: "the setting " + s + " is not shown: its name says it holds a password, a key or a secret", Hint: hintReserved}
 		}
-		if !readsReserved(w.cat) {
-			return nil
-		}
-		return &Error{
-			Reason: "current_setting() of a name the query computes is not allowed: this server's role may read the settings PostgreSQL reserves for superusers",
-			Hint:   hintReserved,
-		}
+		return nil
 	case "pg_show_all_settings":
 		if !readsReserved(w.cat) {
 			return nil

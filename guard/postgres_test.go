@@ -272,6 +272,7 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 			"SELECT umoptions FROM pg_user_mapping",
 			"SELECT subconninfo FROM pg_subscription",
 			"SELECT option_value FROM information_schema.user_mapping_options",
+			"SELECT unnest(setconfig) FROM pg_db_role_setting",
 		},
 		"other sessions' statements": {
 			"SELECT query FROM pg_stat_activity",
@@ -790,10 +791,22 @@ func TestCheckPostgresReservedSettings(t *testing.T) {
 			}
 		}
 	}
-	computed := []string{
+	for _, sql := range []string{
 		"SELECT current_setting('primary_' || 'conninfo')",
 		"SELECT name, current_setting(name) FROM (VALUES ('work_mem')) v(name)",
-		"SELECT current_setting(lower('PRIMARY_CONNINFO'), true)",
+		"SELECT current_setting(lower('APP.JWT_SECRET'), true)",
+		"SELECT current_setting('app.jwt_secret')",
+		"SELECT current_setting('myapp.settings.API_Token', true)",
+		"SELECT current_setting('crm.db_password')",
+	} {
+		for who, cat := range map[string]*fakeCatalog{"privileged": privileged, "plain": plain} {
+			err := guard.CheckPostgres(sql, cat)
+			if err == nil || !strings.Contains(err.Error(), "is not shown") && !strings.Contains(err.Error(), "computes") {
+				t.Errorf("%s: CheckPostgres(%q) = %v, want the setting refused", who, sql, err)
+			}
+		}
+	}
+	computed := []string{
 		"SELECT name, setting FROM pg_settings",
 		"SELECT * FROM pg_catalog.pg_settings WHERE name = 'work_mem'",
 		"WITH s AS (TABLE pg_settings) SELECT count(*) FROM s",
@@ -812,7 +825,8 @@ func TestCheckPostgresReservedSettings(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT current_setting('work_mem'), current_setting('server_version_num')::int",
 		"SELECT current_setting('ssl_key_file', true)", // shown to every role
-		"SELECT * FROM public.pg_settings",             // a table of the database's own
+		"SELECT current_setting('pg_trgm.similarity_threshold')",
+		"SELECT * FROM public.pg_settings", // a table of the database's own
 	} {
 		if err := guard.CheckPostgres(sql, privileged); err != nil {
 			t.Errorf("privileged: CheckPostgres(%q) = %v, want it allowed", sql, err)
