@@ -945,6 +945,9 @@ func checkQuery(q *pg.SelectStmt, cat PostgresCatalog, text string) error {
 	if e := w.ors.check(); e != nil {
 		return e
 	}
+	if e := w.roleSettings.check(); e != nil {
+		return e
+	}
 	// Names that may be columns are looked up last, so a catalog miss for
 	// what is only a column never comes with another refusal.
 	for _, a := range w.attrs {
@@ -968,6 +971,9 @@ type pgWalker struct {
 	// ors is the largest load of ORs of any one query the walk met (see
 	// maxPostgresOrs).
 	ors pgOrLoad
+	// roleSettings notes what could read the settings column of pg_roles
+	// or pg_user (see roleSettingsRead).
+	roleSettings pgRoleSettings
 }
 
 type pgCheckAt struct {
@@ -1328,6 +1334,7 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 			return w.operator(qualifiedName(n.UseOp))
 		}
 	case *pg.ColumnRef:
+		w.roleSettings.column(n.Fields)
 		if k := len(n.Fields); k >= 2 {
 			if s := n.Fields[k-1].GetString_(); s != nil {
 				var parts []string
@@ -1338,6 +1345,7 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 			}
 		}
 	case *pg.A_Indirection:
+		w.roleSettings.indirection(n.Indirection)
 		for _, ind := range n.Indirection {
 			if s := ind.GetString_(); s != nil {
 				w.attrs = append(w.attrs, struct{ ref, name string }{"(...)." + s.Sval, s.Sval})
@@ -1350,6 +1358,7 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if e := w.reservedRelation(n); e != nil {
 			return e
 		}
+		w.roleSettings.relation(n)
 		return w.relationValues(n)
 	case *pg.RangeTableSample:
 		_, method := qualifiedName(n.Method)

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -122,4 +123,76 @@ func constString(n *pg.Node) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// pgRoleSettings is what a walk noted that could read the settings column
+// of pg_roles (rolconfig) or pg_user (useconfig): the settings each role
+// was given with ALTER ROLE ... SET, an application's secret among them,
+// which pg_db_role_setting shows too. The other columns of those views
+// describe the roles and stay readable.
+type pgRoleSettings struct {
+	names   []string // how the statement refers to pg_roles and pg_user
+	renamed bool     // one of them is given column aliases
+	named   bool     // a column or field named rolconfig or useconfig
+	star    bool     // a * or t.* or (row).*
+	whole   []string // column references of one name: a whole row, or a column
+}
+
+// pgRoleSettingsColumns are the settings columns of pg_roles and pg_user.
+var pgRoleSettingsColumns = map[string]bool{"rolconfig": true, "useconfig": true}
+
+func (r *pgRoleSettings) relation(n *pg.RangeVar) {
+	if n.Relname != "pg_roles" && n.Relname != "pg_user" || n.Schemaname != "" && n.Schemaname != "pg_catalog" {
+		return
+	}
+	name := n.Relname
+	if n.Alias != nil {
+		name = n.Alias.Aliasname
+		r.renamed = r.renamed || len(n.Alias.Colnames) > 0
+	}
+	r.names = append(r.names, name)
+}
+
+func (r *pgRoleSettings) column(fields []*pg.Node) {
+	if len(fields) == 0 {
+		return
+	}
+	if fields[len(fields)-1].GetAStar() != nil {
+		r.star = true
+		return
+	}
+	last := fields[len(fields)-1].GetString_().GetSval()
+	r.named = r.named || pgRoleSettingsColumns[last]
+	if len(fields) == 1 {
+		r.whole = append(r.whole, last)
+	}
+}
+
+func (r *pgRoleSettings) indirection(ind []*pg.Node) {
+	for _, i := range ind {
+		if i.GetAStar() != nil {
+			r.star = true
+		}
+		r.named = r.named || pgRoleSettingsColumns[i.GetString_().GetSval()]
+	}
+}
+
+// check refuses a statement that reads pg_roles or pg_user and could read
+// its settings column: by name, through *, through the whole row, or under
+// column aliases.
+func (r *pgRoleSettings) check() *Error {
+	if len(r.names) == 0 {
+		return nil
+	}
+	read := r.renamed || r.named || r.star
+	for _, w := range r.whole {
+		read = read || slices.Contains(r.names, w)
+	}
+	if !read {
+		return nil
+	}
+	return &Error{
+		Reason: "the settings of roles (rolconfig of pg_roles, useconfig of pg_user) are not shown: they can hold an application's secret",
+		Hint:   "Name the columns you need other than rolconfig and useconfig, without * or the whole row",
+	}
 }

@@ -833,3 +833,38 @@ func TestCheckPostgresReservedSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPostgresRoleSettings: the settings column of pg_roles and
+// pg_user (ALTER ROLE ... SET, an application's secret among them) is
+// refused however it could be read; their other columns are not.
+func TestCheckPostgresRoleSettings(t *testing.T) {
+	lenient := &fakeCatalog{everythingImmutable: true, plainRole: true}
+	for _, sql := range []string{
+		"SELECT rolname, rolconfig FROM pg_roles",
+		"SELECT unnest(r.rolconfig) FROM pg_catalog.pg_roles AS r",
+		"SELECT * FROM pg_roles",
+		"TABLE pg_user",
+		"SELECT u.* FROM pg_user u",
+		"SELECT to_jsonb(r) FROM pg_roles r",
+		"SELECT row_to_json(pg_roles) FROM pg_roles",
+		"SELECT (r).* FROM (SELECT pg_roles AS r FROM pg_roles) s",
+		"SELECT x13 FROM pg_roles AS r(x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13)",
+		"SELECT c FROM (SELECT useconfig AS c FROM pg_user) s",
+		"WITH r AS (SELECT * FROM pg_roles) SELECT rolname FROM r",
+	} {
+		err := guard.CheckPostgres(sql, lenient)
+		if err == nil || !strings.Contains(err.Error(), "settings of roles") {
+			t.Errorf("CheckPostgres(%q) = %v, want the settings column refused", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT rolname, rolsuper, rolcanlogin FROM pg_roles",
+		"SELECT r.rolname FROM pg_roles r JOIN pg_user u ON u.usename = r.rolname",
+		"SELECT count(*) FROM pg_roles",
+		"SELECT * FROM pg_namespace",
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err != nil {
+			t.Errorf("CheckPostgres(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
