@@ -799,7 +799,9 @@ func secretRelation(r *pg.RangeVar) *Error {
 // column), so a column whose type then runs a function defined in this
 // database (PostgresType.Implicit: a default operator class's support
 // function, an implicit cast or a cast to json) makes the relation
-// refused. A query also makes values of its columns' types, and casts
+// refused; so is a relation an extension made, unless the extension is
+// allowed, since its rows are what the extension's code makes. A query
+// also makes values of its columns' types, and casts
 // from them, without naming them: an untyped literal beside a column
 // becomes a value of the column's type (array_append(col, 'x'),
 // COALESCE(col, '(x)'), col = '{x}', a UNION arm), which runs the type's
@@ -813,6 +815,15 @@ func (w *pgWalker) relationValues(r *pg.RangeVar) *Error {
 	t, ok := rowType(w.cat, r.Schemaname, r.Relname)
 	if !ok {
 		return nil // a WITH query's name, or what the server will not find
+	}
+	if x := t.Extension; x != "" && !t.ExtensionAllowed && VettedExtensions[x] == "" {
+		// Its rows are what the extension's functions make: other
+		// sessions' statements (pg_stat_statements), the server's memory
+		// (pg_buffercache), a scheduler's commands.
+		return &Error{
+			Reason: fmt.Sprintf("%s belongs to the extension %s, which this server does not allow", quoteRel(r), x),
+			Hint:   "Write the query without it. An operator can allow the extension with --allow-extension " + x,
+		}
 	}
 	for _, f := range t.Implicit {
 		if f.Origin != OriginUser {

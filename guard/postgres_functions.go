@@ -104,6 +104,11 @@ type PostgresType struct {
 	// to the row type of a relation the policy hides is refused as a cast
 	// to a type that does not exist.
 	Relation [2]string
+	// Extension is, for a relation's row type, the extension that made the
+	// relation (CREATE EXTENSION's views and tables), and ExtensionAllowed
+	// whether the operator allowed that extension; empty otherwise.
+	Extension        string
+	ExtensionAllowed bool
 }
 
 // VettedExtensions are the extensions whose functions, operators and types

@@ -189,6 +189,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 	implicit := map[[2]string][]guard.PostgresFunction{}
 	checks := map[[2]string][]string{}     // a domain's CHECK constraints
 	rels := map[[2]string][2]string{}      // a row type's relation
+	relExts := map[[2]string]string{}      // the extension that made a row type's relation
 	members := map[[2]string][][2]string{} // an array's element, a composite's fields, a range's subtype
 	path := map[string]bool{}
 	for _, r := range rows {
@@ -234,6 +235,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			checks[key] = append(checks[key], s[4])
 		case "R":
 			rels[key] = [2]string{s[3], s[4]}
+			if f.Origin != "" {
+				relExts[key] = f.Origin
+			}
 		case "I":
 			if f.Allowed || f.Origin != guard.OriginUser && guard.VettedExtensions[f.Origin] != "" {
 				break
@@ -255,6 +259,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 	}
 	for key, t := range c.types {
 		t.Calls, t.Implicit, t.Checks, t.Relation = calls[key], implicit[key], checks[key], rels[key]
+		t.Extension = relExts[key]
+		t.ExtensionAllowed = t.Extension != "" && slices.Contains(allow.extensions, t.Extension)
 		c.types[key] = t
 	}
 	// Making a value of a type makes values of the types it is built on:
@@ -304,6 +310,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		at.Checks = append(slices.Clip(at.Checks), t.Checks...)
 		if at.Relation[1] == "" {
 			at.Relation = t.Relation
+		}
+		if t.Extension != "" && !t.ExtensionAllowed {
+			at.Extension, at.ExtensionAllowed = t.Extension, false
 		}
 		if worse(t, at) {
 			at.Origin, at.Allowed = t.Origin, t.Allowed
@@ -551,10 +560,12 @@ JOIN t AS s ON s.oid = c.castsource
 JOIN t AS d ON d.oid = c.casttarget
 WHERE c.castcontext IN ('i', 'a') AND c.castsource < 16384 AND c.casttarget < 16384 AND r.origin <> ''
 UNION ALL
-SELECT 'R', t.nspname, t.typname, rn.nspname, rc.relname, 'i', ''
+SELECT 'R', t.nspname, t.typname, rn.nspname, rc.relname, 'i', coalesce(rx.extname, '')
 FROM t LEFT JOIN t AS e ON e.oid = t.typelem
 JOIN pg_catalog.pg_class rc ON rc.oid = CASE WHEN t.typrelid <> 0 THEN t.typrelid ELSE e.typrelid END
 JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
+LEFT JOIN pg_catalog.pg_depend rd ON rd.classid = 1259 AND rd.objid = rc.oid AND rd.deptype = 'e'
+LEFT JOIN pg_catalog.pg_extension rx ON rx.oid = rd.refobjid
 WHERE rc.relkind <> 'c'
 UNION ALL
 SELECT 'e', '', extname, '', '', 'i', '' FROM pg_catalog.pg_extension

@@ -464,3 +464,33 @@ func TestPostgresReservedSettings(t *testing.T) {
 		}
 	})
 }
+
+// TestPostgresExtensionRelations: a view or table an extension made shows
+// what the extension's code makes (pg_stat_statements every session's
+// statements, pg_buffercache the server's shared memory), so reading one is
+// refused like the extension's functions, unless the extension is allowed.
+func TestPostgresExtensionRelations(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, `CREATE EXTENSION pg_buffercache; CREATE EXTENSION pg_stat_statements;`)
+	db := dbtest.Open(t, dsn, nil)
+	for _, sql := range []string{
+		`SELECT count(*) FROM pg_buffercache`,
+		`SELECT b.relfilenode FROM public.pg_buffercache AS b LIMIT 1`,
+		`SELECT query FROM pg_stat_statements`,
+		`WITH s AS (SELECT * FROM pg_stat_statements_info) SELECT count(*) FROM s`,
+		`SELECT (SELECT count(*) FROM pg_buffercache)`,
+	} {
+		_, err := db.Query(t.Context(), sql, 0)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Error(), "belongs to the extension") {
+			t.Errorf("%s: got %v, want the guard's refusal", sql, err)
+		}
+	}
+	allowed := dbtest.Open(t, dsn, &source.Options{AllowExtensions: []string{"pg_buffercache"}})
+	if _, err := allowed.Query(t.Context(), `SELECT count(*) FROM pg_buffercache`, 0); err != nil {
+		t.Errorf("with the extension allowed: %v", err)
+	}
+	if _, err := db.Query(t.Context(), `SELECT count(*) FROM customers`, 0); err != nil {
+		t.Errorf("a table of the database's own: %v", err)
+	}
+}
