@@ -956,7 +956,7 @@ func checkQuery(q *pg.SelectStmt, cat PostgresCatalog, text string) error {
 	if e := w.ors.check(); e != nil {
 		return e
 	}
-	if e := w.roleSettings.check(); e != nil {
+	if e := w.roleSettings.check(q.ProtoReflect()); e != nil {
 		return e
 	}
 	// Names that may be columns are looked up last, so a catalog miss for
@@ -1345,7 +1345,6 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 			return w.operator(qualifiedName(n.UseOp))
 		}
 	case *pg.ColumnRef:
-		w.roleSettings.column(n.Fields)
 		if k := len(n.Fields); k >= 2 {
 			if s := n.Fields[k-1].GetString_(); s != nil {
 				var parts []string
@@ -1356,7 +1355,6 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 			}
 		}
 	case *pg.A_Indirection:
-		w.roleSettings.indirection(n.Indirection)
 		for _, ind := range n.Indirection {
 			if s := ind.GetString_(); s != nil {
 				w.attrs = append(w.attrs, struct{ ref, name string }{"(...)." + s.Sval, s.Sval})

@@ -1,10 +1,10 @@
 package guard
 
 import (
-	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // PostgresSettings is what a PostgresCatalog implements when it knows
@@ -179,14 +179,33 @@ func (r *pgRoleSettings) indirection(ind []*pg.Node) {
 
 // check refuses a statement that reads pg_roles or pg_user and could read
 // its settings column: by name, through *, through the whole row, or under
-// column aliases.
-func (r *pgRoleSettings) check() *Error {
+// column aliases. The statement's column references are looked at only
+// when it reads one of them (q is its tree).
+func (r *pgRoleSettings) check(q protoreflect.Message) *Error {
 	if len(r.names) == 0 {
 		return nil
 	}
+	var walk func(m protoreflect.Message) bool
+	walk = func(m protoreflect.Message) bool {
+		switch n := m.Interface().(type) {
+		case *pg.ColumnRef:
+			r.column(n.Fields)
+		case *pg.A_Indirection:
+			r.indirection(n.Indirection)
+		}
+		children(m, walk)
+		return true
+	}
+	walk(q)
 	read := r.renamed || r.named || r.star
-	for _, w := range r.whole {
-		read = read || slices.Contains(r.names, w)
+	if !read {
+		names := make(map[string]bool, len(r.names))
+		for _, n := range r.names {
+			names[n] = true
+		}
+		for _, w := range r.whole {
+			read = read || names[w]
+		}
 	}
 	if !read {
 		return nil
