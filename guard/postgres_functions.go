@@ -392,6 +392,9 @@ var pgDeniedFunctions = map[string]string{
 	"pg_export_snapshot": hintServer, "pg_stat_clear_snapshot": hintServer,
 	"txid_current": hintServer, "pg_current_xact_id": hintServer,
 	"set_config": hintSettings,
+	// The function behind pg_config (pgSecretRelations): the server's
+	// build and file paths.
+	"pg_config": hintFiles,
 	// The text of every session's statement: the functions behind
 	// pg_stat_activity (pgSecretRelations).
 	"pg_stat_get_activity": hintSessions, "pg_stat_get_backend_activity": hintSessions,

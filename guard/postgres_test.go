@@ -868,3 +868,22 @@ func TestCheckPostgresRoleSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPostgresSecretRelationFunctions: the functions behind the
+// catalogs refused in TestCheckPostgresSecretRelations are refused too, in
+// FROM or as values.
+func TestCheckPostgresSecretRelationFunctions(t *testing.T) {
+	lenient := &fakeCatalog{everythingImmutable: true}
+	for _, sql := range []string{
+		"SELECT * FROM pg_config()",
+		"SELECT (pg_catalog.pg_config()).setting",
+		"SELECT * FROM pg_hba_file_rules()",
+		"SELECT * FROM pg_ident_file_mappings()",
+		"SELECT * FROM pg_show_all_file_settings()",
+		"SELECT * FROM pg_stat_get_activity(NULL)",
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err == nil || !strings.Contains(err.Error(), "is not allowed") {
+			t.Errorf("CheckPostgres(%q) = %v, want the function refused", sql, err)
+		}
+	}
+}
