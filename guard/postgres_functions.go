@@ -436,11 +436,14 @@ var pgSecretRelations = map[[2]string]string{
 	{"pg_catalog", "pg_user_mappings"}:             hintSecrets,
 	{"pg_catalog", "pg_subscription"}:              hintSecrets,
 	{"information_schema", "user_mapping_options"}: hintSecrets,
-	{"pg_catalog", "pg_hba_file_rules"}:            hintFiles,
-	{"pg_catalog", "pg_ident_file_mappings"}:       hintFiles,
-	{"pg_catalog", "pg_file_settings"}:             hintFiles,
-	{"pg_catalog", "pg_config"}:                    hintFiles,
-	{"pg_catalog", "pg_largeobject"}:               hintFiles,
+	// The view under user_mapping_options, with every option of every
+	// user mapping, passwords among them.
+	{"information_schema", "_pg_user_mappings"}: hintSecrets,
+	{"pg_catalog", "pg_hba_file_rules"}:         hintFiles,
+	{"pg_catalog", "pg_ident_file_mappings"}:    hintFiles,
+	{"pg_catalog", "pg_file_settings"}:          hintFiles,
+	{"pg_catalog", "pg_config"}:                 hintFiles,
+	{"pg_catalog", "pg_largeobject"}:            hintFiles,
 	// The settings of every role and database (ALTER ROLE ... SET),
 	// applications' secrets among them (app.jwt_secret).
 	{"pg_catalog", "pg_db_role_setting"}: hintSecrets,

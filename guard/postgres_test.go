@@ -272,6 +272,7 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 			"SELECT umoptions FROM pg_user_mapping",
 			"SELECT subconninfo FROM pg_subscription",
 			"SELECT option_value FROM information_schema.user_mapping_options",
+			"SELECT umoptions FROM information_schema._pg_user_mappings",
 			"SELECT unnest(setconfig) FROM pg_db_role_setting",
 		},
 		"other sessions' statements": {

@@ -155,6 +155,8 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"password hashes", `SELECT rolname, rolpassword FROM pg_authid`},
 	{"the server's files", `SELECT * FROM pg_hba_file_rules`},
 	{"postgresql.conf's lines", `SELECT * FROM pg_catalog.pg_file_settings`},
+	{"stored passwords of user mappings", `SELECT umoptions FROM information_schema._pg_user_mappings`},
+	{"the server's build paths", `SELECT * FROM pg_config()`},
 	{"a built-in's name, a user's overload", `SELECT upper(4317)`},
 	// Without the arguments' types the guard cannot tell which overload the
 	// server picks, so a name a user has overloaded is refused, with a hint
