@@ -640,7 +640,10 @@ func pgLooksUp(name string) bool {
 // row types are left out of pg_type, so that other sessions' temporary
 // tables do not count (a relation's row type the catalog lacks reloads it
 // anyway, as any name it lacks does); their columns of types not built
-// in count. About 1.5 ms on a fresh database, so it runs at most once
+// in count. So does whether the role may read the settings PostgreSQL
+// reserves for superusers (guard.PostgresSettings), which a GRANT of
+// pg_read_all_settings changes. About 1.5 ms on a fresh database, so it
+// runs at most once
 // every pgStampEvery (freshen), not per call.
 const pgStampSQL = `SELECT
 	(SELECT count(*) FROM pg_catalog.pg_proc), (SELECT sum(xmin::text::int8) FROM pg_catalog.pg_proc),
@@ -656,7 +659,8 @@ const pgStampSQL = `SELECT
 	(SELECT sum(t.xmin::text::int8) FROM pg_catalog.pg_type t WHERE t.typrelid = 0
 		AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0)),
 	(SELECT count(*) FROM pg_catalog.pg_attribute WHERE atttypid >= 16384 AND attnum > 0),
-	(SELECT sum(xmin::text::int8) FROM pg_catalog.pg_attribute WHERE atttypid >= 16384 AND attnum > 0)`
+	(SELECT sum(xmin::text::int8) FROM pg_catalog.pg_attribute WHERE atttypid >= 16384 AND attnum > 0),
+	pg_catalog.pg_has_role('pg_read_all_settings', 'USAGE')`
 
 // pgStampEvery is how often, at most, a statement's check asks whether
 // the function catalog changed (freshen): a function, operator, cast, type

@@ -496,3 +496,27 @@ func TestPostgresExtensionRelations(t *testing.T) {
 		t.Errorf("a table of the database's own: %v", err)
 	}
 }
+
+// TestPostgresReservedSettingsGranted: a role granted pg_read_all_settings
+// after sqlmcp started is judged as one that may read the reserved
+// settings within about a second: pg_settings, allowed before, is refused.
+func TestPostgresReservedSettingsGranted(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	role, roleDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN`)
+	db := dbtest.Open(t, roleDSN, nil)
+	const sql = `SELECT count(*) FROM pg_settings`
+	if _, err := db.Query(t.Context(), sql, 0); err != nil {
+		t.Fatalf("before the grant: %v", err)
+	}
+	dbtest.PostgresExec(t, dsn, `GRANT pg_read_all_settings TO "`+role+`"`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, err := db.Query(t.Context(), sql, 0)
+		var ge *guard.Error
+		if errors.As(err, &ge) {
+			break
+		}
+		if err != nil || time.Now().After(deadline) {
+			t.Fatalf("after the grant: got %v, want the guard's refusal", err)
+		}
+	}
+}
