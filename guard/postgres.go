@@ -196,6 +196,9 @@ type policyTypes struct {
 	pol PolicyCatalog
 }
 
+// ReadsReservedSettings passes the catalog's answer through.
+func (c policyTypes) ReadsReservedSettings() bool { return readsReserved(c.PostgresCatalog) }
+
 // TextSearch and TextSearchDictionary pass the catalog's text search
 // configurations and dictionaries through.
 func (c policyTypes) TextSearch(schema, name string) []PostgresFunction {
@@ -796,18 +799,50 @@ func secretRelation(r *pg.RangeVar) *Error {
 // column), so a column whose type then runs a function defined in this
 // database (PostgresType.Implicit: a default operator class's support
 // function, an implicit cast or a cast to json) makes the relation
-// refused. The functions of extensions' types are left to how those types
-// are read whenever a column of one is.
+// refused; so is a relation an extension made, unless the extension is
+// allowed, since its rows are what the extension's code makes. A query
+// also makes values of its columns' types, and casts
+// from them, without naming them: an untyped literal beside a column
+// becomes a value of the column's type (array_append(col, 'x'),
+// COALESCE(col, '(x)'), col = '{x}', a UNION arm), which runs the type's
+// input function and, for an array, composite or range of a domain, the
+// domain's CHECK; and col::int names only the type cast to. So what making
+// a value of the type runs (PostgresType.Calls defined in this database,
+// and Checks, read as the query is) must be allowed as well. The functions
+// of extensions' types are left to how those types are read whenever a
+// column of one is.
 func (w *pgWalker) relationValues(r *pg.RangeVar) *Error {
 	t, ok := rowType(w.cat, r.Schemaname, r.Relname)
 	if !ok {
 		return nil // a WITH query's name, or what the server will not find
+	}
+	if x := t.Extension; x != "" && !t.ExtensionAllowed && VettedExtensions[x] == "" {
+		// Its rows are what the extension's functions make: other
+		// sessions' statements (pg_stat_statements), the server's memory
+		// (pg_buffercache), a scheduler's commands.
+		return &Error{
+			Reason: fmt.Sprintf("%s belongs to the extension %s, which this server does not allow", quoteRel(r), x),
+			Hint:   "Write the query without it. An operator can allow the extension with --allow-extension " + x,
+		}
 	}
 	for _, f := range t.Implicit {
 		if f.Origin != OriginUser {
 			continue
 		}
 		if e := judgeFunction("reading "+quoteRel(r)+", one of whose columns has a type that", f, 2, false); e != nil {
+			return e
+		}
+	}
+	for _, f := range t.Calls {
+		if f.Origin != OriginUser {
+			continue
+		}
+		if e := judgeFunction("reading "+quoteRel(r)+", one of whose columns has a type whose values, made or cast,", f, 2, false); e != nil {
+			return e
+		}
+	}
+	for _, check := range t.Checks {
+		if e := w.judgeCheck("a type of a column of "+quoteRel(r), check); e != nil {
 			return e
 		}
 	}
@@ -921,6 +956,9 @@ func checkQuery(q *pg.SelectStmt, cat PostgresCatalog, text string) error {
 	if e := w.ors.check(); e != nil {
 		return e
 	}
+	if e := w.roleSettings.check(q.ProtoReflect()); e != nil {
+		return e
+	}
 	// Names that may be columns are looked up last, so a catalog miss for
 	// what is only a column never comes with another refusal.
 	for _, a := range w.attrs {
@@ -944,6 +982,9 @@ type pgWalker struct {
 	// ors is the largest load of ORs of any one query the walk met (see
 	// maxPostgresOrs).
 	ors pgOrLoad
+	// roleSettings notes what could read the settings column of pg_roles
+	// or pg_user (see roleSettingsRead).
+	roleSettings pgRoleSettings
 }
 
 type pgCheckAt struct {
@@ -1247,6 +1288,9 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if e := w.textSearch(n); e != nil {
 			return e
 		}
+		if e := w.setting(n); e != nil {
+			return e
+		}
 		return w.function(n.Funcname, len(n.Args), w.grammarMade(n))
 	case *pg.TypeName:
 		var names []string
@@ -1320,6 +1364,10 @@ func (w *pgWalker) visit(m protoreflect.Message) *Error {
 		if e := secretRelation(n); e != nil {
 			return e
 		}
+		if e := w.reservedRelation(n); e != nil {
+			return e
+		}
+		w.roleSettings.relation(n)
 		return w.relationValues(n)
 	case *pg.RangeTableSample:
 		_, method := qualifiedName(n.Method)

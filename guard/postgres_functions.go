@@ -104,6 +104,11 @@ type PostgresType struct {
 	// to the row type of a relation the policy hides is refused as a cast
 	// to a type that does not exist.
 	Relation [2]string
+	// Extension is, for a relation's row type, the extension that made the
+	// relation (CREATE EXTENSION's views and tables), and ExtensionAllowed
+	// whether the operator allowed that extension; empty otherwise.
+	Extension        string
+	ExtensionAllowed bool
 }
 
 // VettedExtensions are the extensions whose functions, operators and types
@@ -387,6 +392,9 @@ var pgDeniedFunctions = map[string]string{
 	"pg_export_snapshot": hintServer, "pg_stat_clear_snapshot": hintServer,
 	"txid_current": hintServer, "pg_current_xact_id": hintServer,
 	"set_config": hintSettings,
+	// The function behind pg_config (pgSecretRelations): the server's
+	// build and file paths.
+	"pg_config": hintFiles,
 	// The text of every session's statement: the functions behind
 	// pg_stat_activity (pgSecretRelations).
 	"pg_stat_get_activity": hintSessions, "pg_stat_get_backend_activity": hintSessions,
@@ -428,11 +436,17 @@ var pgSecretRelations = map[[2]string]string{
 	{"pg_catalog", "pg_user_mappings"}:             hintSecrets,
 	{"pg_catalog", "pg_subscription"}:              hintSecrets,
 	{"information_schema", "user_mapping_options"}: hintSecrets,
-	{"pg_catalog", "pg_hba_file_rules"}:            hintFiles,
-	{"pg_catalog", "pg_ident_file_mappings"}:       hintFiles,
-	{"pg_catalog", "pg_file_settings"}:             hintFiles,
-	{"pg_catalog", "pg_config"}:                    hintFiles,
-	{"pg_catalog", "pg_largeobject"}:               hintFiles,
+	// The view under user_mapping_options, with every option of every
+	// user mapping, passwords among them.
+	{"information_schema", "_pg_user_mappings"}: hintSecrets,
+	{"pg_catalog", "pg_hba_file_rules"}:         hintFiles,
+	{"pg_catalog", "pg_ident_file_mappings"}:    hintFiles,
+	{"pg_catalog", "pg_file_settings"}:          hintFiles,
+	{"pg_catalog", "pg_config"}:                 hintFiles,
+	{"pg_catalog", "pg_largeobject"}:            hintFiles,
+	// The settings of every role and database (ALTER ROLE ... SET),
+	// applications' secrets among them (app.jwt_secret).
+	{"pg_catalog", "pg_db_role_setting"}: hintSecrets,
 }
 
 // pgDenied reports whether lower (a lower-cased function name) is

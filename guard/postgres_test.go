@@ -23,7 +23,10 @@ type fakeCatalog struct {
 	named               map[string]bool // "schema.name" allowed by name
 	version             int             // 0: PostgreSQL 17
 	everythingImmutable bool            // answer 'i' for every name
+	plainRole           bool            // the role may not read the reserved settings
 }
+
+func (c *fakeCatalog) ReadsReservedSettings() bool { return !c.plainRole }
 
 func newFakeCatalog(funcs, ops map[string]byte) *fakeCatalog {
 	return &fakeCatalog{funcs: funcs, ops: ops, origins: map[string]string{}}
@@ -269,6 +272,8 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 			"SELECT umoptions FROM pg_user_mapping",
 			"SELECT subconninfo FROM pg_subscription",
 			"SELECT option_value FROM information_schema.user_mapping_options",
+			"SELECT umoptions FROM information_schema._pg_user_mappings",
+			"SELECT unnest(setconfig) FROM pg_db_role_setting",
 		},
 		"other sessions' statements": {
 			"SELECT query FROM pg_stat_activity",
@@ -287,7 +292,6 @@ func TestCheckPostgresSecretRelations(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT rolname, rolpassword FROM pg_roles",
 		"SELECT usename FROM pg_user",
-		"SELECT name, setting FROM pg_settings",
 		"SELECT relname FROM pg_class",
 		"SELECT * FROM public.pg_config", // a table of the database's own, not the catalog
 		"SELECT * FROM information_schema.foreign_servers",
@@ -765,5 +769,122 @@ func TestCheckPostgresTextSearch(t *testing.T) {
 	}
 	if err := guard.CheckPostgres(`SELECT to_tsvector('a b')`, &fakeCatalog{everythingImmutable: true}); err != nil {
 		t.Errorf("without configurations to judge: %v", err)
+	}
+}
+
+// TestCheckPostgresReservedSettings: the settings PostgreSQL shows only to
+// superusers (the replication password, the server's files) are refused
+// however they are read: by name, by a name the query computes, through
+// pg_settings or the function behind it, when the role may read them.
+func TestCheckPostgresReservedSettings(t *testing.T) {
+	privileged := &fakeCatalog{everythingImmutable: true}
+	plain := &fakeCatalog{everythingImmutable: true, plainRole: true}
+	for _, sql := range []string{
+		"SELECT current_setting('primary_conninfo')",
+		"SELECT pg_catalog.current_setting('SSL_PASSPHRASE_COMMAND'::text, true)",
+		"SELECT (SELECT current_setting('hba_file'))",
+		"SELECT current_setting(CAST('data_directory' AS text))",
+	} {
+		for who, cat := range map[string]*fakeCatalog{"privileged": privileged, "plain": plain} {
+			err := guard.CheckPostgres(sql, cat)
+			if err == nil || !strings.Contains(err.Error(), "reserves it for superusers") {
+				t.Errorf("%s: CheckPostgres(%q) = %v, want the reserved setting refused", who, sql, err)
+			}
+		}
+	}
+	for _, sql := range []string{
+		"SELECT current_setting('primary_' || 'conninfo')",
+		"SELECT name, current_setting(name) FROM (VALUES ('work_mem')) v(name)",
+		"SELECT current_setting(lower('APP.JWT_SECRET'), true)",
+		"SELECT current_setting('app.jwt_secret')",
+		"SELECT current_setting('myapp.settings.API_Token', true)",
+		"SELECT current_setting('crm.db_password')",
+	} {
+		for who, cat := range map[string]*fakeCatalog{"privileged": privileged, "plain": plain} {
+			err := guard.CheckPostgres(sql, cat)
+			if err == nil || !strings.Contains(err.Error(), "is not shown") && !strings.Contains(err.Error(), "computes") {
+				t.Errorf("%s: CheckPostgres(%q) = %v, want the setting refused", who, sql, err)
+			}
+		}
+	}
+	computed := []string{
+		"SELECT name, setting FROM pg_settings",
+		"SELECT * FROM pg_catalog.pg_settings WHERE name = 'work_mem'",
+		"WITH s AS (TABLE pg_settings) SELECT count(*) FROM s",
+		"SELECT * FROM pg_show_all_settings()",
+		"SELECT (pg_catalog.pg_show_all_settings()).setting",
+	}
+	for _, sql := range computed {
+		err := guard.CheckPostgres(sql, privileged)
+		if err == nil || !strings.Contains(err.Error(), "reserves for superusers") {
+			t.Errorf("privileged: CheckPostgres(%q) = %v, want it refused", sql, err)
+		}
+		if err := guard.CheckPostgres(sql, plain); err != nil {
+			t.Errorf("plain role: CheckPostgres(%q) = %v, want it allowed: the server hides the reserved settings", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT current_setting('work_mem'), current_setting('server_version_num')::int",
+		"SELECT current_setting('ssl_key_file', true)", // shown to every role
+		"SELECT current_setting('pg_trgm.similarity_threshold')",
+		"SELECT * FROM public.pg_settings", // a table of the database's own
+	} {
+		if err := guard.CheckPostgres(sql, privileged); err != nil {
+			t.Errorf("privileged: CheckPostgres(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
+
+// TestCheckPostgresRoleSettings: the settings column of pg_roles and
+// pg_user (ALTER ROLE ... SET, an application's secret among them) is
+// refused however it could be read; their other columns are not.
+func TestCheckPostgresRoleSettings(t *testing.T) {
+	lenient := &fakeCatalog{everythingImmutable: true, plainRole: true}
+	for _, sql := range []string{
+		"SELECT rolname, rolconfig FROM pg_roles",
+		"SELECT unnest(r.rolconfig) FROM pg_catalog.pg_roles AS r",
+		"SELECT * FROM pg_roles",
+		"TABLE pg_user",
+		"SELECT u.* FROM pg_user u",
+		"SELECT to_jsonb(r) FROM pg_roles r",
+		"SELECT row_to_json(pg_roles) FROM pg_roles",
+		"SELECT (r).* FROM (SELECT pg_roles AS r FROM pg_roles) s",
+		"SELECT x13 FROM pg_roles AS r(x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13)",
+		"SELECT c FROM (SELECT useconfig AS c FROM pg_user) s",
+		"WITH r AS (SELECT * FROM pg_roles) SELECT rolname FROM r",
+	} {
+		err := guard.CheckPostgres(sql, lenient)
+		if err == nil || !strings.Contains(err.Error(), "settings of roles") {
+			t.Errorf("CheckPostgres(%q) = %v, want the settings column refused", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT rolname, rolsuper, rolcanlogin FROM pg_roles",
+		"SELECT r.rolname FROM pg_roles r JOIN pg_user u ON u.usename = r.rolname",
+		"SELECT count(*) FROM pg_roles",
+		"SELECT * FROM pg_namespace",
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err != nil {
+			t.Errorf("CheckPostgres(%q) = %v, want it allowed", sql, err)
+		}
+	}
+}
+
+// TestCheckPostgresSecretRelationFunctions: the functions behind the
+// catalogs refused in TestCheckPostgresSecretRelations are refused too, in
+// FROM or as values.
+func TestCheckPostgresSecretRelationFunctions(t *testing.T) {
+	lenient := &fakeCatalog{everythingImmutable: true}
+	for _, sql := range []string{
+		"SELECT * FROM pg_config()",
+		"SELECT (pg_catalog.pg_config()).setting",
+		"SELECT * FROM pg_hba_file_rules()",
+		"SELECT * FROM pg_ident_file_mappings()",
+		"SELECT * FROM pg_show_all_file_settings()",
+		"SELECT * FROM pg_stat_get_activity(NULL)",
+	} {
+		if err := guard.CheckPostgres(sql, lenient); err == nil || !strings.Contains(err.Error(), "is not allowed") {
+			t.Errorf("CheckPostgres(%q) = %v, want the function refused", sql, err)
+		}
 	}
 }

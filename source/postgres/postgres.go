@@ -464,9 +464,12 @@ type pgStatement struct {
 	// for the connecting one.
 	role string
 	// policed marks the model's statement under a policy: it runs
-	// without index-only scans, whose rows would come in the order of an
-	// index that may hold a hidden column (CREATE INDEX ON t (salary,
-	// name) answers SELECT name FROM t in salary order).
+	// without index scans and index-only scans, whose rows would come in
+	// the order of an index that may hold a hidden column (CREATE INDEX ON
+	// t (salary, name) answers SELECT name FROM t in salary order, and ON
+	// t (dept, salary) answers SELECT id FROM t WHERE dept >= 1 ORDER BY
+	// dept LIMIT 10 in salary order within each dept). Bitmap scans, which
+	// return rows in the table's order, remain for lookups.
 	policed bool
 }
 
@@ -626,7 +629,7 @@ func guardPostgres(sql string, limit int, cat guard.PostgresCatalog, pol guard.P
 const (
 	pgSnapshot      = `SELECT`
 	pgRole          = `SELECT set_config('role', $1, true)`
-	pgPoliced       = `, set_config('enable_indexonlyscan', 'off', true)`
+	pgPoliced       = `, set_config('enable_indexonlyscan', 'off', true), set_config('enable_indexscan', 'off', true)`
 	pgOwnSetup      = `SELECT set_config('work_mem', '16MB', true)`
 	pgOwnSetupNoTmp = `SELECT set_config('work_mem', '16MB', true), set_config('temp_file_limit', '-1', true)`
 )
