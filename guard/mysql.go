@@ -75,7 +75,11 @@ type MySQLQuery struct {
 //     and NEXT VALUE FOR, and the replication waits; nor the geometry
 //     computations whose time grows with the square of the points and
 //     which the server does not stop at its time limit (ST_Union,
-//     ST_Distance and the like, see mysqlDenied).
+//     ST_Distance and the like, see mysqlDenied); and on MariaDB, none of
+//     the regular expressions (REGEXP, RLIKE, the REGEXP_ functions), whose
+//     backtracking the server does not stop at its time limit, nor
+//     JSON_OBJECTAGG, which group_concat_max_len does not bound (see
+//     mariaDBDenied).
 //
 // Comments are read as the server reads them (# and "-- " to the end of
 // the line, /* ... */), and executable comments (/*! ... */, /*M! ... */),
@@ -471,6 +475,13 @@ func (w *myWalker) visit(n ast.Node) *Error {
 				return &Error{Reason: "VALUES ROW(...) is not MariaDB SQL", Hint: "Write the rows as SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4"}
 			}
 		}
+	case *ast.PatternRegexpExpr:
+		if w.cat.MariaDB() {
+			return &Error{
+				Reason: "REGEXP and RLIKE are not allowed on MariaDB: the server " + regexpReason,
+				Hint:   upperFirst(regexpInstead),
+			}
+		}
 	case *ast.TableName:
 		return mysqlRelation(n, w.cat)
 	case *ast.VariableExpr:
@@ -515,8 +526,11 @@ func (w *myWalker) function(lower, name string) *Error {
 	if hint, denied := mysqlDenied[lower]; denied {
 		return &Error{Reason: "the function " + strings.ToUpper(name) + "() is not allowed", Hint: upperFirst(hint)}
 	}
-	on, ok := mysqlBuiltins[lower]
 	mariaDB := w.cat.MariaDB()
+	if hint, denied := mariaDBDenied[lower]; denied && mariaDB {
+		return &Error{Reason: "the function " + strings.ToUpper(name) + "() is not allowed on MariaDB", Hint: upperFirst(hint)}
+	}
+	on, ok := mysqlBuiltins[lower]
 	if !ok || on == onMySQL && mariaDB || on == onMariaDB && !mariaDB {
 		return w.unknownFunction(name)
 	}

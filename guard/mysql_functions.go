@@ -208,6 +208,37 @@ var mysqlDenied = func() map[string]string {
 	return m
 }()
 
+// mariaDBDenied are built-in functions a query may not call on MariaDB,
+// with the reason to give. They do work that no bound reaches:
+//
+//   - the regular expressions (REGEXP and RLIKE, which are operators, and
+//     the REGEXP_ functions) match with PCRE, which backtracks in time
+//     exponential in the pattern and is given no limit the server's kill
+//     flag or time limit reaches: (a|a)(a|a)... twelve times, then b|c,
+//     on 20,000 characters answered after 11.5 s, and twenty times on
+//     1,000 characters ran for minutes, under max_statement_time = 1,
+//     KILL marking it Killed and nothing more. On MySQL, ICU's matcher
+//     stops at regexp_time_limit, and they stay allowed there.
+//   - JSON_OBJECTAGG is not held to group_concat_max_len, as
+//     GROUP_CONCAT and JSON_ARRAYAGG are: on MariaDB 10.11 it built a
+//     100 MB object in the server's memory in 3.5 s (and 260 MB before a
+//     15 s limit stopped it) where the others stop at 1 MiB.
+var mariaDBDenied = func() map[string]string {
+	m := map[string]string{
+		"json_objectagg": "JSON_OBJECTAGG() is not bounded by group_concat_max_len on MariaDB and can fill the server's memory; " +
+			"aggregate with JSON_ARRAYAGG(JSON_OBJECT(key, value)) or GROUP_CONCAT(), which are",
+	}
+	for _, n := range []string{"regexp_replace", "regexp_substr", "regexp_instr"} {
+		m[n] = strings.ToUpper(n) + "() " + regexpReason + "; " + regexpInstead
+	}
+	return m
+}()
+
+const (
+	regexpReason  = "matches with PCRE, whose backtracking can take time exponential in the pattern, and MariaDB does not stop it at the time limit or on KILL"
+	regexpInstead = "match with LIKE ('%text%', '_' for one character), or take parts apart with SUBSTRING_INDEX(), LEFT(), SUBSTRING() and LOCATE()"
+)
+
 const (
 	lockHint        = "named locks (GET_LOCK and its family) outlive the query and are not allowed"
 	replicationHint = "functions that wait for replication only wait and hold a connection"

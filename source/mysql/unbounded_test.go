@@ -1,0 +1,69 @@
+//go:build !nomysql
+
+package mysql_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/guard"
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+// TestMariaDBUnboundedRefused: what the guard refuses on MariaDB for want
+// of a bound is unbounded on the server itself, and sqlmcp refuses it.
+//
+//   - A regular expression whose backtracking takes about a second
+//     answers, under a max_statement_time of a tenth of that, instead of
+//     failing with the limit's error: PCRE's matching never looks at the
+//     kill flag (twenty alternations instead of twelve run for minutes).
+//   - JSON_OBJECTAGG builds an object past group_concat_max_len, which
+//     GROUP_CONCAT and JSON_ARRAYAGG keep to.
+func TestMariaDBUnboundedRefused(t *testing.T) {
+	db, dsn := open(t, sqlmcp.Limits{Timeout: 5 * time.Second})
+	admin := dbtest.MySQLConn(t, dsn)
+	admin.SetMaxOpenConns(1)
+	var version string
+	mustScan(t, admin, "SELECT VERSION()", &version)
+	if !strings.Contains(version, "MariaDB") {
+		t.Skip("measured on MariaDB")
+	}
+	bomb := "SELECT REPEAT('a', 2000) REGEXP '" + strings.Repeat("(a|a)", 12) + "b|c'"
+	if _, err := admin.Exec("SET SESSION max_statement_time = 0.1"); err != nil {
+		t.Fatal(err)
+	}
+	var matched int
+	err := admin.QueryRow(bomb).Scan(&matched)
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && me.Number == 1969 {
+		t.Fatalf("the server stopped the regular expression at its limit: the guard's refusal may not be needed any more")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec("SET SESSION max_statement_time = 0, SESSION group_concat_max_len = 1024"); err != nil {
+		t.Fatal(err)
+	}
+	var object, array, concat int
+	mustScan(t, admin, `SELECT LENGTH(JSON_OBJECTAGG(seq, REPEAT('x', 100))), LENGTH(JSON_ARRAYAGG(REPEAT('x', 100))),
+		LENGTH(GROUP_CONCAT(REPEAT('x', 100))) FROM seq_1_to_1000`, &object, &array, &concat)
+	if object <= 1024*50 || array > 1024+2 || concat > 1024 {
+		t.Fatalf("JSON_OBJECTAGG %d, JSON_ARRAYAGG %d, GROUP_CONCAT %d bytes under group_concat_max_len = 1024", object, array, concat)
+	}
+	for _, sql := range []string{
+		bomb,
+		"SELECT REGEXP_REPLACE(REPEAT('a', 2000), '" + strings.Repeat("(a|a)", 12) + "b|a', 'x')",
+		"SELECT JSON_OBJECTAGG(seq, REPEAT('x', 1000000)) FROM seq_1_to_100",
+	} {
+		_, err := db.Query(t.Context(), sql, 0)
+		var ge *guard.Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, "not allowed on MariaDB") {
+			t.Errorf("%.60s...: %v, want the guard's refusal", sql, err)
+		}
+	}
+}
