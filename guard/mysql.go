@@ -78,8 +78,11 @@ type MySQLQuery struct {
 //     ST_Distance and the like, see mysqlDenied); and on MariaDB, none of
 //     the regular expressions (REGEXP, RLIKE, the REGEXP_ functions), whose
 //     backtracking the server does not stop at its time limit, nor
-//     JSON_OBJECTAGG, which group_concat_max_len does not bound (see
-//     mariaDBDenied).
+//     JSON_OBJECTAGG, which group_concat_max_len does not bound, nor
+//     the functions whose result can outgrow max_allowed_packet many
+//     times over (JSON_SET, the JSON_MERGEs, JSON_QUOTE, JSON_DETAILED,
+//     MAKE_SET, COLUMN_CREATE, JSON_EXTRACT of several paths and the
+//     like: see mariaDBDenied).
 //
 // Comments are read as the server reads them (# and "-- " to the end of
 // the line, /* ... */), and executable comments (/*! ... */, /*M! ... */),
@@ -502,6 +505,13 @@ func (w *myWalker) visit(n ast.Node) *Error {
 			return &Error{
 				Reason: fmt.Sprintf("the stored function %s.%s() is not allowed", n.Schema.O, n.FnName.O),
 				Hint:   "Only built-in functions can be called",
+			}
+		}
+		if n.FnName.L == "json_extract" && len(n.Args) > 2 && w.cat.MariaDB() {
+			return &Error{
+				Reason: "JSON_EXTRACT() with more than one path is not allowed on MariaDB: its result, " +
+					"the document's matches for each path, is not held to max_allowed_packet",
+				Hint: "Call JSON_EXTRACT(doc, path) once for each path, as columns of their own",
 			}
 		}
 		if n.FnName.L == "last_insert_id" && len(n.Args) > 0 {

@@ -223,6 +223,24 @@ var mysqlDenied = func() map[string]string {
 //     GROUP_CONCAT and JSON_ARRAYAGG are: on MariaDB 10.11 it built a
 //     100 MB object in the server's memory in 3.5 s (and 260 MB before a
 //     15 s limit stopped it) where the others stop at 1 MiB.
+//   - Most functions that build a string hold it to max_allowed_packet
+//     and return NULL past it (CONCAT, REPEAT, LPAD, INSERT, JSON_ARRAY,
+//     JSON_OBJECT, SFORMAT, TO_CHAR, ...); these do not, and their result
+//     can outgrow their arguments without bound, in the server's memory,
+//     before any row is sent: nested, each of JSON_SET, JSON_INSERT,
+//     JSON_REPLACE, JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, the JSON_MERGEs,
+//     MAKE_SET, COLUMN_CREATE and COLUMN_ADD can double what it is given
+//     (JSON_MERGE_PRESERVE(x, x) of 9 MB values made 18 MB), and
+//     JSON_QUOTE up to six times it (five nested JSON_QUOTEs made 32 MB
+//     of 1 MB); JSON_DETAILED and JSON_PRETTY indent every value as deep
+//     as it sits (20 KB nested 30 deep became 1.2 MB), and JSON_SEARCH
+//     writes a path for every match (8 MB of matches made 27 MB of
+//     paths). JSON_EXTRACT with several paths returns each match, so
+//     its result is its document times the paths: it is refused with
+//     more than one (see myWalker.visit). What stays grows by a factor
+//     its arguments cannot choose: DATE_FORMAT and TIME_FORMAT (a month
+//     name for %M, 4.5 times the format at most), CONVERT to UTF-32 (4
+//     times), COLUMN_JSON (the document a dynamic column holds).
 var mariaDBDenied = func() map[string]string {
 	m := map[string]string{
 		"json_objectagg": "JSON_OBJECTAGG() is not bounded by group_concat_max_len on MariaDB and can fill the server's memory; " +
@@ -231,8 +249,19 @@ var mariaDBDenied = func() map[string]string {
 	for _, n := range []string{"regexp_replace", "regexp_substr", "regexp_instr"} {
 		m[n] = strings.ToUpper(n) + "() " + regexpReason + "; " + regexpInstead
 	}
+	for _, n := range strings.Fields(`json_set json_insert json_replace json_array_append json_array_insert
+		json_merge json_merge_preserve json_merge_patch make_set column_create column_add json_quote`) {
+		m[n] = strings.ToUpper(n) + "() " + growsReason + "; read values with JSON_EXTRACT(), JSON_VALUE() or COLUMN_GET(), " +
+			"and build small documents with JSON_OBJECT() and JSON_ARRAY(), which are held to it"
+	}
+	for _, n := range []string{"json_detailed", "json_pretty", "json_search"} {
+		m[n] = strings.ToUpper(n) + "() " + growsReason + "; read the document as it is, or test for a value with " +
+			"JSON_CONTAINS(), JSON_EXTRACT() or JSON_VALUE()"
+	}
 	return m
 }()
+
+const growsReason = "builds a result MariaDB does not hold to max_allowed_packet, which can outgrow its arguments many times over in the server's memory"
 
 const (
 	regexpReason  = "matches with PCRE, whose backtracking can take time exponential in the pattern, and MariaDB does not stop it at the time limit or on KILL"

@@ -3,7 +3,9 @@
 package mysql_test
 
 import (
+	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +26,8 @@ import (
 //     kill flag (twenty alternations instead of twelve run for minutes).
 //   - JSON_OBJECTAGG builds an object past group_concat_max_len, which
 //     GROUP_CONCAT and JSON_ARRAYAGG keep to.
+//   - JSON_MERGE_PRESERVE, JSON_QUOTE and JSON_EXTRACT of two paths
+//     build values past max_allowed_packet, where CONCAT answers NULL.
 func TestMariaDBUnboundedRefused(t *testing.T) {
 	db, dsn := open(t, sqlmcp.Limits{Timeout: 5 * time.Second})
 	admin := dbtest.MySQLConn(t, dsn)
@@ -55,15 +59,36 @@ func TestMariaDBUnboundedRefused(t *testing.T) {
 	if object <= 1024*50 || array > 1024+2 || concat > 1024 {
 		t.Fatalf("JSON_OBJECTAGG %d, JSON_ARRAYAGG %d, GROUP_CONCAT %d bytes under group_concat_max_len = 1024", object, array, concat)
 	}
-	for _, sql := range []string{
+	// Past max_allowed_packet, CONCAT answers NULL; these answer more.
+	var packet int64
+	mustScan(t, admin, "SELECT @@max_allowed_packet", &packet)
+	half := strconv.FormatInt(packet/2+1, 10)
+	var concat2 sql.NullInt64
+	mustScan(t, admin, "SELECT LENGTH(CONCAT(REPEAT('x', "+half+"), REPEAT('x', "+half+")))", &concat2)
+	if concat2.Valid {
+		t.Fatalf("CONCAT built %d bytes past max_allowed_packet = %d", concat2.Int64, packet)
+	}
+	grown := []string{
+		"SELECT LENGTH(JSON_MERGE_PRESERVE(JSON_ARRAY(REPEAT('x', " + half + ")), JSON_ARRAY(REPEAT('x', " + half + "))))",
+		"SELECT LENGTH(JSON_QUOTE(JSON_QUOTE(REPEAT('\"', " + strconv.FormatInt(packet/4+1, 10) + "))))",
+		"SELECT LENGTH(JSON_EXTRACT(JSON_ARRAY(REPEAT('x', " + half + ")), '$', '$'))",
+	}
+	for _, q := range grown {
+		var n sql.NullInt64
+		mustScan(t, admin, q, &n)
+		if !n.Valid || n.Int64 <= packet {
+			t.Errorf("%.60s...: %v bytes, not past max_allowed_packet = %d: the guard's refusal may not be needed any more", q, n, packet)
+		}
+	}
+	for _, text := range append(grown,
 		bomb,
-		"SELECT REGEXP_REPLACE(REPEAT('a', 2000), '" + strings.Repeat("(a|a)", 12) + "b|a', 'x')",
+		"SELECT REGEXP_REPLACE(REPEAT('a', 2000), '"+strings.Repeat("(a|a)", 12)+"b|a', 'x')",
 		"SELECT JSON_OBJECTAGG(seq, REPEAT('x', 1000000)) FROM seq_1_to_100",
-	} {
-		_, err := db.Query(t.Context(), sql, 0)
+	) {
+		_, err := db.Query(t.Context(), text, 0)
 		var ge *guard.Error
 		if !errors.As(err, &ge) || !strings.Contains(ge.Reason, "not allowed on MariaDB") {
-			t.Errorf("%.60s...: %v, want the guard's refusal", sql, err)
+			t.Errorf("%.60s...: %v, want the guard's refusal", text, err)
 		}
 	}
 }
