@@ -236,8 +236,10 @@ var mysqlDenied = func() map[string]string {
 //     as it sits (20 KB nested 30 deep became 1.2 MB), and JSON_SEARCH
 //     writes a path for every match (8 MB of matches made 27 MB of
 //     paths). JSON_EXTRACT with several paths returns each match, so
-//     its result is its document times the paths: it is refused with
-//     more than one (see myWalker.visit). What stays grows by a factor
+//     its result is its document times the paths, and with a ** path
+//     each value once for every level above it: it is refused with more
+//     than one path, a ** path, or a path not written as a literal (see
+//     mariaDBJSONExtract). What stays grows by a factor
 //     its arguments cannot choose: DATE_FORMAT and TIME_FORMAT (a month
 //     name for %M, 4.5 times the format at most), CONVERT to UTF-32 (4
 //     times), COLUMN_JSON (the document a dynamic column holds).

@@ -287,6 +287,13 @@ func TestCheckMySQLUnboundedOnMariaDB(t *testing.T) {
 		"SELECT COLUMN_ADD(d, 'y', a) FROM t",
 		"SELECT JSON_EXTRACT(j, '$', '$') FROM t",
 		"SELECT * FROM t WHERE JSON_EXTRACT(j, '$.a', '$.b', '$.c') IS NOT NULL",
+		"SELECT JSON_EXTRACT(j, '$**.a') FROM t",
+		"SELECT JSON_EXTRACT(j, '$' '**[*]') FROM t",
+		"SELECT JSON_EXTRACT(j, '$*\\*') FROM t",
+		"SELECT JSON_EXTRACT(j, 0x242a2a) FROM t",
+		"SELECT JSON_EXTRACT(j, CONCAT('$*', '*')) FROM t",
+		"SELECT JSON_EXTRACT(j, a) FROM t",
+		"SELECT JSON_EXTRACT(j, ?) FROM t",
 	} {
 		err := guard.CheckMySQL(sql, mariaDB)
 		var ge *guard.Error
@@ -302,7 +309,7 @@ func TestCheckMySQLUnboundedOnMariaDB(t *testing.T) {
 		"SELECT a LIKE '%x_y%', a NOT LIKE 'z%' ESCAPE '!' FROM t",
 		"SELECT JSON_ARRAYAGG(JSON_OBJECT(a, c)), GROUP_CONCAT(a SEPARATOR ',') FROM t",
 		"SELECT SUBSTRING_INDEX(a, '@', -1), LOCATE('x', a) FROM t",
-		"SELECT JSON_EXTRACT(j, '$.a'), JSON_VALUE(j, '$.b'), JSON_QUERY(j, '$.c'), JSON_CONTAINS(j, '1', '$.d') FROM t",
+		"SELECT JSON_EXTRACT(j, '$[*].a'), JSON_EXTRACT(j, '$.*'), JSON_VALUE(j, '$.b'), JSON_QUERY(j, '$.c'), JSON_CONTAINS(j, '1', '$.d') FROM t",
 		"SELECT JSON_OBJECT('a', a), JSON_ARRAY(a, b), JSON_KEYS(j), JSON_REMOVE(j, '$.a', '$.b'), JSON_COMPACT(j) FROM t",
 		"SELECT COLUMN_JSON(d), DATE_FORMAT(e, '%M %Y') FROM t",
 	} {

@@ -27,7 +27,8 @@ import (
 //   - JSON_OBJECTAGG builds an object past group_concat_max_len, which
 //     GROUP_CONCAT and JSON_ARRAYAGG keep to.
 //   - JSON_MERGE_PRESERVE, JSON_QUOTE and JSON_EXTRACT of two paths
-//     build values past max_allowed_packet, where CONCAT answers NULL.
+//     build values past max_allowed_packet, where CONCAT answers NULL,
+//     and JSON_EXTRACT of a ** path many times its document.
 func TestMariaDBUnboundedRefused(t *testing.T) {
 	db, dsn := open(t, sqlmcp.Limits{Timeout: 5 * time.Second})
 	admin := dbtest.MySQLConn(t, dsn)
@@ -80,7 +81,14 @@ func TestMariaDBUnboundedRefused(t *testing.T) {
 			t.Errorf("%.60s...: %v bytes, not past max_allowed_packet = %d: the guard's refusal may not be needed any more", q, n, packet)
 		}
 	}
-	for _, text := range append(grown,
+	// A ** path returns a value nested 30 deep 30 times over.
+	deep := `SELECT LENGTH(JSON_EXTRACT(CONCAT(REPEAT('[', 30), '"', REPEAT('x', 100000), '"', REPEAT(']', 30)), '$**[*]'))`
+	var deepLen int
+	mustScan(t, admin, deep, &deepLen)
+	if deepLen < 20*100000 {
+		t.Errorf("JSON_EXTRACT with $**[*] made %d bytes of a 100 KB value nested 30 deep: the guard's refusal may not be needed any more", deepLen)
+	}
+	for _, text := range append(grown, deep,
 		bomb,
 		"SELECT REGEXP_REPLACE(REPEAT('a', 2000), '"+strings.Repeat("(a|a)", 12)+"b|a', 'x')",
 		"SELECT JSON_OBJECTAGG(seq, REPEAT('x', 1000000)) FROM seq_1_to_100",
