@@ -75,7 +75,14 @@ type MySQLQuery struct {
 //     and NEXT VALUE FOR, and the replication waits; nor the geometry
 //     computations whose time grows with the square of the points and
 //     which the server does not stop at its time limit (ST_Union,
-//     ST_Distance and the like, see mysqlDenied).
+//     ST_Distance and the like, see mysqlDenied); and on MariaDB, none of
+//     the regular expressions (REGEXP, RLIKE, the REGEXP_ functions), whose
+//     backtracking the server does not stop at its time limit, nor
+//     JSON_OBJECTAGG, which group_concat_max_len does not bound, nor
+//     the functions whose result can outgrow max_allowed_packet many
+//     times over (JSON_SET, the JSON_MERGEs, JSON_QUOTE, JSON_DETAILED,
+//     MAKE_SET, COLUMN_CREATE, JSON_EXTRACT of several paths or of a **
+//     path and the like: see mariaDBDenied).
 //
 // Comments are read as the server reads them (# and "-- " to the end of
 // the line, /* ... */), and executable comments (/*! ... */, /*M! ... */),
@@ -471,6 +478,13 @@ func (w *myWalker) visit(n ast.Node) *Error {
 				return &Error{Reason: "VALUES ROW(...) is not MariaDB SQL", Hint: "Write the rows as SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4"}
 			}
 		}
+	case *ast.PatternRegexpExpr:
+		if w.cat.MariaDB() {
+			return &Error{
+				Reason: "REGEXP and RLIKE are not allowed on MariaDB: the server " + regexpReason,
+				Hint:   upperFirst(regexpInstead),
+			}
+		}
 	case *ast.TableName:
 		return mysqlRelation(n, w.cat)
 	case *ast.VariableExpr:
@@ -493,6 +507,11 @@ func (w *myWalker) visit(n ast.Node) *Error {
 				Hint:   "Only built-in functions can be called",
 			}
 		}
+		if n.FnName.L == "json_extract" && w.cat.MariaDB() {
+			if e := mariaDBJSONExtract(n); e != nil {
+				return e
+			}
+		}
 		if n.FnName.L == "last_insert_id" && len(n.Args) > 0 {
 			return &Error{Reason: "LAST_INSERT_ID(expr) sets the session's last insert id and is not allowed", Hint: "Call LAST_INSERT_ID() without an argument"}
 		}
@@ -501,6 +520,40 @@ func (w *myWalker) visit(n ast.Node) *Error {
 		return w.function(strings.ToLower(n.F), n.F)
 	case *ast.WindowFuncExpr:
 		return w.function(strings.ToLower(n.Name), n.Name)
+	}
+	return nil
+}
+
+// mariaDBJSONExtract refuses, on MariaDB, a JSON_EXTRACT whose result can
+// outgrow its document many times over, since the server does not hold
+// it to max_allowed_packet: one with several paths returns the matches
+// of each, and a path with ** returns every value at every depth below
+// it, a value nested d deep d times over ($**[*] made 3 MB of 100 KB
+// nested 30 deep). A path the text does not spell out could be either.
+func mariaDBJSONExtract(n *ast.FuncCallExpr) *Error {
+	const why = " is not allowed on MariaDB, which does not hold JSON_EXTRACT's result to max_allowed_packet: "
+	if len(n.Args) > 2 {
+		return &Error{
+			Reason: "JSON_EXTRACT() with more than one path" + why + "it holds the document's matches for each",
+			Hint:   "Call JSON_EXTRACT(doc, path) once for each path, as columns of their own",
+		}
+	}
+	if len(n.Args) < 2 {
+		return nil
+	}
+	v, ok := n.Args[1].(ast.ValueExpr)
+	path, isText := v.(interface{ GetString() string })
+	if _, param := n.Args[1].(ast.ParamMarkerExpr); !ok || !isText || param {
+		return &Error{
+			Reason: "JSON_EXTRACT() with a path that is not a string literal" + why + "the path could reach every value at every depth (**)",
+			Hint:   "Write the path as a literal: JSON_EXTRACT(doc, '$.a.b[0]')",
+		}
+	}
+	if strings.Contains(path.GetString(), "**") {
+		return &Error{
+			Reason: "JSON_EXTRACT() with a ** path" + why + "it returns each value once for every level above it",
+			Hint:   "Name the levels, one each: JSON_EXTRACT(doc, '$.a.b') or JSON_EXTRACT(doc, '$[*].b') instead of '$**.b'",
+		}
 	}
 	return nil
 }
@@ -515,8 +568,11 @@ func (w *myWalker) function(lower, name string) *Error {
 	if hint, denied := mysqlDenied[lower]; denied {
 		return &Error{Reason: "the function " + strings.ToUpper(name) + "() is not allowed", Hint: upperFirst(hint)}
 	}
-	on, ok := mysqlBuiltins[lower]
 	mariaDB := w.cat.MariaDB()
+	if hint, denied := mariaDBDenied[lower]; denied && mariaDB {
+		return &Error{Reason: "the function " + strings.ToUpper(name) + "() is not allowed on MariaDB", Hint: upperFirst(hint)}
+	}
+	on, ok := mysqlBuiltins[lower]
 	if !ok || on == onMySQL && mariaDB || on == onMariaDB && !mariaDB {
 		return w.unknownFunction(name)
 	}

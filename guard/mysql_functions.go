@@ -208,6 +208,68 @@ var mysqlDenied = func() map[string]string {
 	return m
 }()
 
+// mariaDBDenied are built-in functions a query may not call on MariaDB,
+// with the reason to give. They do work that no bound reaches:
+//
+//   - the regular expressions (REGEXP and RLIKE, which are operators, and
+//     the REGEXP_ functions) match with PCRE, which backtracks in time
+//     exponential in the pattern and is given no limit the server's kill
+//     flag or time limit reaches: (a|a)(a|a)... twelve times, then b|c,
+//     on 20,000 characters answered after 11.5 s, and twenty times on
+//     1,000 characters ran for minutes, under max_statement_time = 1,
+//     KILL marking it Killed and nothing more. On MySQL, ICU's matcher
+//     stops at regexp_time_limit, and they stay allowed there.
+//   - JSON_OBJECTAGG is not held to group_concat_max_len, as
+//     GROUP_CONCAT and JSON_ARRAYAGG are: on MariaDB 10.11 it built a
+//     100 MB object in the server's memory in 3.5 s (and 260 MB before a
+//     15 s limit stopped it) where the others stop at 1 MiB.
+//   - Most functions that build a string hold it to max_allowed_packet
+//     and return NULL past it (CONCAT, REPEAT, LPAD, INSERT, JSON_ARRAY,
+//     JSON_OBJECT, SFORMAT, TO_CHAR, ...); these do not, and their result
+//     can outgrow their arguments without bound, in the server's memory,
+//     before any row is sent: nested, each of JSON_SET, JSON_INSERT,
+//     JSON_REPLACE, JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, the JSON_MERGEs,
+//     MAKE_SET, COLUMN_CREATE and COLUMN_ADD can double what it is given
+//     (JSON_MERGE_PRESERVE(x, x) of 9 MB values made 18 MB), and
+//     JSON_QUOTE up to six times it (five nested JSON_QUOTEs made 32 MB
+//     of 1 MB); JSON_DETAILED and JSON_PRETTY indent every value as deep
+//     as it sits (20 KB nested 30 deep became 1.2 MB), and JSON_SEARCH
+//     writes a path for every match (8 MB of matches made 27 MB of
+//     paths). JSON_EXTRACT with several paths returns each match, so
+//     its result is its document times the paths, and with a ** path
+//     each value once for every level above it: it is refused with more
+//     than one path, a ** path, or a path not written as a literal (see
+//     mariaDBJSONExtract). What stays grows by a factor
+//     its arguments cannot choose: DATE_FORMAT and TIME_FORMAT (a month
+//     name for %M, 4.5 times the format at most), CONVERT to UTF-32 (4
+//     times), COLUMN_JSON (the document a dynamic column holds).
+var mariaDBDenied = func() map[string]string {
+	m := map[string]string{
+		"json_objectagg": "JSON_OBJECTAGG() is not bounded by group_concat_max_len on MariaDB and can fill the server's memory; " +
+			"aggregate with JSON_ARRAYAGG(JSON_OBJECT(key, value)) or GROUP_CONCAT(), which are",
+	}
+	for _, n := range []string{"regexp_replace", "regexp_substr", "regexp_instr"} {
+		m[n] = strings.ToUpper(n) + "() " + regexpReason + "; " + regexpInstead
+	}
+	for _, n := range strings.Fields(`json_set json_insert json_replace json_array_append json_array_insert
+		json_merge json_merge_preserve json_merge_patch make_set column_create column_add json_quote`) {
+		m[n] = strings.ToUpper(n) + "() " + growsReason + "; read values with JSON_EXTRACT(), JSON_VALUE() or COLUMN_GET(), " +
+			"and build small documents with JSON_OBJECT() and JSON_ARRAY(), which are held to it"
+	}
+	for _, n := range []string{"json_detailed", "json_pretty", "json_search"} {
+		m[n] = strings.ToUpper(n) + "() " + growsReason + "; read the document as it is, or test for a value with " +
+			"JSON_CONTAINS(), JSON_EXTRACT() or JSON_VALUE()"
+	}
+	return m
+}()
+
+const growsReason = "builds a result MariaDB does not hold to max_allowed_packet, which can outgrow its arguments many times over in the server's memory"
+
+const (
+	regexpReason  = "matches with PCRE, whose backtracking can take time exponential in the pattern, and MariaDB does not stop it at the time limit or on KILL"
+	regexpInstead = "match with LIKE ('%text%', '_' for one character), or take parts apart with SUBSTRING_INDEX(), LEFT(), SUBSTRING() and LOCATE()"
+)
+
 const (
 	lockHint        = "named locks (GET_LOCK and its family) outlive the query and are not allowed"
 	replicationHint = "functions that wait for replication only wait and hold a connection"

@@ -54,9 +54,18 @@ func (b *backend) Acquire(ctx context.Context) (source.Conn, error) {
 
 // setup makes a new connection's session what every call runs in: READ
 // ONLY transactions by default, ANSI_QUOTES and NO_BACKSLASH_ESCAPES off
-// (and the modes that imply them), so the server splits text into the
-// tokens the guard read, time stamps in UTC, and the server's own time
-// limit on every statement.
+// (and the modes that imply them) and the text read as UTF-8, so the
+// server splits text into the tokens the guard read, time stamps in UTC,
+// and the server's own time limit on every statement.
+//
+// The character set the client asked for in the handshake is not enough:
+// a server started with skip-character-set-client-handshake uses its own
+// (character_set_server), and init_connect, which the server runs for
+// every account without SUPER, can SET NAMES. In GBK, SJIS, Big5 and
+// their kin a backslash can be the second byte of a character: the UTF-8
+// text '中\' ends a string there that the guard reads as going on
+// ('中' is E4 B8 AD, and AD 5C is one GBK character), so whatever the
+// guard took for the rest of a string would run as SQL.
 func (b *backend) setup(ctx context.Context, c *sql.Conn, id uint64) (*session, error) {
 	var mode string
 	if err := c.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
@@ -79,11 +88,19 @@ func (b *backend) setup(ctx context.Context, c *sql.Conn, id uint64) (*session, 
 	}
 	for _, q := range []string{
 		"SET SESSION TRANSACTION READ ONLY",
-		"SET SESSION sql_mode = '" + strings.Join(keep, ",") + "', SESSION time_zone = '+00:00', " + limit,
+		"SET NAMES utf8mb4 COLLATE utf8mb4_general_ci, SESSION sql_mode = '" + strings.Join(keep, ",") +
+			"', SESSION time_zone = '+00:00', " + limit,
 	} {
 		if _, err := c.ExecContext(ctx, q); err != nil {
 			return nil, err
 		}
+	}
+	var client, conn string
+	if err := c.QueryRowContext(ctx, "SELECT @@character_set_client, @@character_set_connection").Scan(&client, &conn); err != nil {
+		return nil, err
+	}
+	if client != "utf8mb4" || conn != "utf8mb4" {
+		return nil, fmt.Errorf("the session reads text as %s, not UTF-8, after SET NAMES utf8mb4", client)
 	}
 	return &session{id: id}, nil
 }
