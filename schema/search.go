@@ -1264,7 +1264,7 @@ func Closest(name string, names []string, n int) []string {
 	var cands []cand
 	for _, c := range names {
 		lc := strings.ToLower(c)
-		d := distance(lname, lc)
+		d := EditDistance(lname, lc)
 		if len(lname) >= 3 && len(lc) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)) {
 			d = 0
 		}
@@ -1280,8 +1280,8 @@ func Closest(name string, names []string, n int) []string {
 	return out
 }
 
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in bytes.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -298,7 +298,7 @@ func nearName(name string, tables []*schema.Table) string {
 	}
 	best, bestD := "", allowed+1
 	try := func(cand string) {
-		if d := editDistance(n, strings.ToLower(squash(cand))); d < bestD {
+		if d := schema.EditDistance(n, strings.ToLower(squash(cand))); d < bestD {
 			best, bestD = cand, d
 		}
 	}
@@ -309,25 +309,4 @@ func nearName(name string, tables []*schema.Table) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+	"github.com/sqlmcp/sqlmcp/internal/mcptest"
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
@@ -22,14 +23,7 @@ func TestErrorsTeachTheDialect(t *testing.T) {
 	for _, e := range dbtest.All(t, nil) {
 		t.Run(e.Name, func(t *testing.T) {
 			cs := serve(t, e.DB, zerolog.Nop())
-			call := func(sql string) (string, bool) {
-				t.Helper()
-				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res.Content[0].(*mcp.TextContent).Text, res.IsError
-			}
+			call := sqlCaller(t, cs)
 			cases := []struct{ sql, want string }{
 				{"SELECT TOP 3 name FROM customers", "LIMIT n at the end"},
 				{"How many customers are there?", "does not read as SQL"},
@@ -150,14 +144,7 @@ func TestMySQLNamesInBackticks(t *testing.T) {
 		"CREATE TABLE `Order Items` (id INT PRIMARY KEY, `Unit Price` DECIMAL(10,2), `key` VARCHAR(10), `Placed On` VARCHAR(20))",
 		"INSERT INTO `Order Items` VALUES (1, 9.5, 'a', '2024-01-02'), (2, 3.25, 'b', '2024-02-03')")
 	cs := serve(t, dbtest.Open(t, dsn, &source.Options{}), zerolog.Nop())
-	call := func(tool string, args map[string]any) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Content[0].(*mcp.TextContent).Text, res.IsError
-	}
+	call := toolCaller(t, cs)
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -228,14 +215,7 @@ INSERT INTO items VALUES (1.5, 'a', '2024-01-05'), (2.5, 'b', '2024-02-01');`); 
 	}
 	w.Close()
 	cs := serve(t, dbtest.Open(t, path, nil), zerolog.Nop())
-	call := func(sql string) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "run_query", Arguments: map[string]any{"sql": sql}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Content[0].(*mcp.TextContent).Text, res.IsError
-	}
+	call := sqlCaller(t, cs)
 	for _, q := range []string{
 		`SELECT "Unit Prce" FROM items`,
 		`SELECT name, "UnitPrice" FROM items`,
@@ -255,5 +235,27 @@ INSERT INTO items VALUES (1.5, 'a', '2024-01-05'), (2.5, 'b', '2024-02-01');`); 
 		if text, isErr := call(q); isErr || !strings.Contains(text, "(1 row)") {
 			t.Errorf("%s: got %q (error %v), want one row", q, text, isErr)
 		}
+	}
+}
+
+// toolCaller calls a tool through cs and returns its text and whether it
+// is an error, failing the test on a protocol error.
+func toolCaller(t *testing.T, cs *mcp.ClientSession) func(tool string, args map[string]any) (string, bool) {
+	return func(tool string, args map[string]any) (string, bool) {
+		t.Helper()
+		text, isErr, err := mcptest.Text(t, cs, tool, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text, isErr
+	}
+}
+
+// sqlCaller runs SQL with run_query through cs (see toolCaller).
+func sqlCaller(t *testing.T, cs *mcp.ClientSession) func(sql string) (string, bool) {
+	call := toolCaller(t, cs)
+	return func(sql string) (string, bool) {
+		t.Helper()
+		return call("run_query", map[string]any{"sql": sql})
 	}
 }
