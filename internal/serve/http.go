@@ -57,8 +57,8 @@ var writeStall = 30 * time.Second
 // maxCallerRequests of them, so a client's flood leaves the others room,
 // as turns are shared fairly among callers. Variables for tests.
 var (
-	maxRequests       = 256
-	maxCallerRequests = 64
+	maxRequests       = 512
+	maxCallerRequests = 256
 )
 
 // DefaultMaxBodyBytes is the largest request body HTTP reads when
