@@ -1,0 +1,198 @@
+package guard
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"strings"
+)
+
+// The bounds on window functions and common table expressions hold for
+// what SQLite compiles, not only for the text it is sent: a view of the
+// served file is compiled into every statement that reads it, by SQLite's
+// code generator, which sqlite3_interrupt does not reach. A view with
+// 2,250 window functions (94 KB of schema) took SQLite 27 s to compile into
+// SELECT count(*) FROM v, and the served file's own schema made
+// pragma_table_list compile it (SQLite prepares SELECT * of every view
+// whose columns it has not read yet), so sqlmcp could not even start on
+// it. So each view costs what its body costs, with every view it names
+// counted at each mention, as if inlined; a statement costs what its text
+// costs plus the cost of every view it names; and a view that alone costs
+// more than the bounds cannot be read at all: the authorizer refuses any
+// read of it or from inside it, which SQLite asks for while resolving
+// names, before the code generator starts, even when SQLite compiles the
+// view for itself (pragma_table_list).
+
+// sqliteCost is what compiling a text costs out of the interrupt's reach:
+// its window functions and its definitions (name AS (...)).
+type sqliteCost struct{ windows, defined int }
+
+func (c sqliteCost) add(d sqliteCost) sqliteCost {
+	return sqliteCost{windows: c.windows + d.windows, defined: c.defined + d.defined}
+}
+
+// capped keeps c's counts from overflowing: past the bounds, a count
+// only has to stay past them.
+func (c sqliteCost) capped() sqliteCost {
+	return sqliteCost{windows: min(c.windows, 1<<30), defined: min(c.defined, 1<<30)}
+}
+
+// over says why c is past the bounds, or "" when it is within them.
+func (c sqliteCost) over() string {
+	switch {
+	case c.windows > maxSQLiteWindows:
+		return fmt.Sprintf("%d window functions (OVER); the limit is %d", c.windows, maxSQLiteWindows)
+	case c.defined > maxSQLiteDefinitions:
+		return fmt.Sprintf("%d common table expressions or named windows (name AS (...)); the limit is %d", c.defined, maxSQLiteDefinitions)
+	}
+	return ""
+}
+
+// sqliteViews are the costs of a database's views, folded by name: only
+// the views that cost anything, and, in heavy, why each one past the
+// bounds is. The zero value knows no view.
+type sqliteViews struct {
+	cost  map[string]sqliteCost
+	heavy map[string]string
+}
+
+// readSQLiteViews reads the views of conn's main database, before the
+// authorizer is installed, and works out what each costs to compile.
+func readSQLiteViews(conn SQLiteConn) sqliteViews {
+	rows, err := conn.Query("SELECT name, sql FROM main.sqlite_schema WHERE type = 'view'", nil)
+	if err != nil {
+		return sqliteViews{}
+	}
+	bodies := map[string]string{}
+	dest := make([]driver.Value, 2)
+	for rows.Next(dest) == nil {
+		name, _ := dest[0].(string)
+		text, _ := dest[1].(string)
+		if name != "" {
+			bodies[fold(name)] = text
+		}
+	}
+	rows.Close()
+	return sqliteViewCosts(bodies)
+}
+
+// sqliteViewCosts works out each view's cost from its CREATE VIEW text
+// (bodies, by folded name): its own, plus, for every word or quoted name
+// in it that names another view, that view's (a name that is not one, a
+// column spelled like a view, only overstates). A view that names itself,
+// through others or not, is circular, which SQLite refuses to compile; it
+// counts nothing for the names on the circle.
+func sqliteViewCosts(bodies map[string]string) sqliteViews {
+	own := make(map[string]sqliteCost, len(bodies))
+	names := make(map[string][]string, len(bodies))
+	for v, text := range bodies {
+		var c sqliteCost
+		c.windows, c.defined = sqliteCompileCounts(text)
+		own[v] = c
+		sqliteScan(text, func(kind byte, tok string) {
+			if kind == 'w' || kind == 'n' {
+				if f := fold(tok); f != v {
+					if _, ok := bodies[f]; ok {
+						names[v] = append(names[v], f)
+					}
+				}
+			}
+		})
+	}
+	total := make(map[string]sqliteCost, len(bodies))
+	const busy = -1
+	var cost func(v string) sqliteCost
+	cost = func(v string) sqliteCost {
+		if c, ok := total[v]; ok {
+			if c.windows == busy {
+				return sqliteCost{}
+			}
+			return c
+		}
+		total[v] = sqliteCost{windows: busy}
+		c := own[v]
+		for _, n := range names[v] {
+			c = c.add(cost(n)).capped()
+			// Past both bounds nothing counts more: stop before a
+			// chain of views doubling per level overflows.
+			if c.windows > maxSQLiteWindows && c.defined > maxSQLiteDefinitions {
+				break
+			}
+		}
+		total[v] = c
+		return c
+	}
+	vs := sqliteViews{}
+	for v := range bodies {
+		c := cost(v)
+		if c == (sqliteCost{}) {
+			continue
+		}
+		if vs.cost == nil {
+			vs.cost = map[string]sqliteCost{}
+		}
+		vs.cost[v] = c
+		if why := c.over(); why != "" {
+			if vs.heavy == nil {
+				vs.heavy = map[string]string{}
+			}
+			vs.heavy[v] = why
+		}
+	}
+	return vs
+}
+
+// named is the cost of the views sql names, each at every mention.
+func (vs sqliteViews) named(sql string) sqliteCost {
+	var c sqliteCost
+	if len(vs.cost) == 0 {
+		return c
+	}
+	sqliteScan(sql, func(kind byte, tok string) {
+		if kind == 'w' || kind == 'n' {
+			c = c.add(vs.cost[fold(tok)]).capped()
+		}
+	})
+	return c
+}
+
+// refuses says why a read of table (of database) from inside view inner
+// must be refused, or "" when it may go on: one of them is a view too
+// costly to compile.
+func (vs sqliteViews) refuses(table, database, inner string) string {
+	if len(vs.heavy) == 0 {
+		return ""
+	}
+	if database == "main" {
+		if why := vs.heavy[fold(table)]; why != "" {
+			return describeHeavyView(table, why)
+		}
+	}
+	if inner != "" {
+		if why := vs.heavy[fold(inner)]; why != "" {
+			return describeHeavyView(inner, why)
+		}
+	}
+	return ""
+}
+
+// describeHeavyView words the refusal of a view too costly to compile.
+func describeHeavyView(name, why string) string {
+	return heavyViewPrefix + `"` + name + `" (its body compiles to ` + why + ")"
+}
+
+const heavyViewPrefix = "reading the view "
+
+// heavyViewHint is the hint for a refused view.
+const heavyViewHint = "SQLite compiles a view's body into every statement that reads it, outside the timeout's reach, and this view's costs more than the server allows; query the tables it reads directly, with fewer window functions or common table expressions"
+
+// isHeavyViewDenial reports whether a denial is a refused view.
+func isHeavyViewDenial(d string) bool { return strings.HasPrefix(d, heavyViewPrefix) }
+
+// viewsHint adds to a refusal's hint, when the views a statement reads
+// counted (inViews is not ""), that they count at each mention.
+func viewsHint(inViews string) string {
+	if inViews == "" {
+		return ""
+	}
+	return "; a view counts its body at each mention, so read a costly view once, or the tables it reads"
+}

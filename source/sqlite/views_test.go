@@ -1,0 +1,86 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqlmcp/sqlmcp/internal/dbtest"
+)
+
+// windows is n window functions over t.x, in expressions of 90 arguments
+// (SQLite's 2,000 result columns would stop more than that, not its
+// compiler).
+func windows(n int) string {
+	var cols []string
+	for i := 0; i < n; i += 90 {
+		var args []string
+		for j := i; j < min(i+90, n); j++ {
+			args = append(args, fmt.Sprintf("count(*) OVER (PARTITION BY x + %d)", j))
+		}
+		if len(args) == 1 {
+			args = append(args, "0")
+		}
+		cols = append(cols, "max("+strings.Join(args, ", ")+")")
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM t"
+}
+
+// TestCostlyViewsRefused: a served file's view is compiled into every
+// statement that reads it, by SQLite's code generator, which the interrupt
+// does not reach; the bounds on window functions and common table
+// expressions count the views a statement reads, at each mention, and a
+// view past them alone is refused however it is reached, so the file opens
+// and its other tables answer. (A view of 2,250 window functions took
+// SQLite 27 s to compile, and pragma_table_list, which the catalog reads,
+// compiled it: sqlmcp could not start on the file.)
+func TestCostlyViewsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "views.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE t (x INTEGER)",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20) INSERT INTO t SELECT i FROM n",
+		"CREATE VIEW heavy AS " + windows(400),
+		"CREATE VIEW light AS " + windows(120),
+		"CREATE VIEW twice AS SELECT * FROM light AS a, light AS b",
+		"CREATE VIEW defs AS WITH " + repeatJoin("d{i} AS (SELECT 1 AS y)", ", ", 1001) + " SELECT y FROM d0",
+		"CREATE VIEW plain AS SELECT x FROM t",
+		// Circular views compile to an error; costing them must end.
+		"CREATE VIEW circle_a AS SELECT * FROM circle_b",
+		"CREATE VIEW circle_b AS SELECT * FROM circle_a",
+	} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	w.Close()
+	db := dbtest.Open(t, path, nil)
+	for _, c := range []struct{ name, sql, want string }{
+		{"a costly view", "SELECT count(*) FROM heavy", "400 window functions (OVER), counting those of the views it reads"},
+		{"a costly view in a subquery", "SELECT * FROM (SELECT * FROM [heavy])", "window functions"},
+		{"a view costly through the views it reads", "SELECT * FROM twice", "240 window functions"},
+		{"a view read twice", "SELECT 1 FROM light AS a, light AS b", "240 window functions"},
+		{"a view past the definitions", "SELECT * FROM defs", "1001 common table expressions"},
+		{"a view named by a computed text", "SELECT * FROM pragma_table_xinfo(char(104, 101, 97, 118, 121))", `reading the view "heavy" (its body compiles to 400 window functions`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := db.Query(t.Context(), c.sql, 0)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+	for _, q := range []string{"SELECT count(*) FROM light", "SELECT * FROM plain", "SELECT count(*) FROM pragma_table_list", "SELECT x FROM t"} {
+		if _, err := db.Query(t.Context(), q, 0); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	if _, err := db.Query(t.Context(), "SELECT * FROM circle_a", 0); err == nil || !strings.Contains(err.Error(), "circularly defined") {
+		t.Errorf("a circular view: got %v, want SQLite's error", err)
+	}
+}
