@@ -10,6 +10,23 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
+// A served file's declared types and defaults are its author's text, of
+// any length (a CREATE TABLE of 150 columns typed with 100,000 bytes each
+// made describe_table answer 30 MB): the catalog keeps at most these
+// bytes of each, cut with the marker that says the real size, as a
+// result's cell is. SQLite reads a type only for its affinity, from its
+// first words.
+const (
+	maxTypeText    = 256
+	maxDefaultText = 1024
+)
+
+// schemaText is v's text, cut to at most max bytes with the marker.
+func schemaText(v any, max int) string {
+	s, _ := source.Cell(source.CellText(v), max).(string)
+	return s
+}
+
 // ReadTables reads every table and view of the main database in four
 // catalog queries, joining the table-valued pragma functions. SQLite has
 // no schemas: schemas is ignored, and every table is on the path.
@@ -66,10 +83,10 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 			continue
 		}
 		// hidden 2 and 3: a generated column, virtual or stored.
-		col := source.ColumnDef{Name: source.CellText(row[1]), Type: source.CellText(row[2]), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5])),
+		col := source.ColumnDef{Name: source.CellText(row[1]), Type: schemaText(row[2], maxTypeText), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5])),
 			Generated: source.CellInt(row[6]) >= 2}
 		if row[4] != nil {
-			d := source.CellText(row[4])
+			d := schemaText(row[4], maxDefaultText)
 			col.Default = &d
 		}
 		t.Columns = append(t.Columns, col)

@@ -84,3 +84,49 @@ func TestCostlyViewsRefused(t *testing.T) {
 		t.Errorf("a circular view: got %v, want SQLite's error", err)
 	}
 }
+
+// TestLongSchemaTextCut: a served file's declared types and defaults are
+// its author's text, of any length; the catalog and a result's columns
+// keep at most a few hundred bytes of each, with the marker saying the
+// real size. (150 columns typed with 100,000 bytes each made describe_table
+// answer 30 MB and SELECT * 15 MB, past --max-bytes.)
+func TestLongSchemaTextCut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("T", 100000)
+	if _, err := w.Exec(`CREATE TABLE w (a "` + long + `" DEFAULT '` + long + `', b INTEGER DEFAULT 7); INSERT INTO w (b) VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	db := dbtest.Open(t, path, nil)
+	tables, err := db.ReadTables(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 1 || len(tables[0].Columns) != 2 {
+		t.Fatalf("tables %+v, want w with 2 columns", tables)
+	}
+	a, b := tables[0].Columns[0], tables[0].Columns[1]
+	if len(a.Type) > 300 || !strings.Contains(a.Type, "100000 bytes in all") {
+		t.Errorf("the long type is %d bytes (%.40q...), want it cut with its size", len(a.Type), a.Type)
+	}
+	if a.Default == nil || len(*a.Default) > 1100 || !strings.Contains(*a.Default, "100002 bytes in all") {
+		t.Errorf("the long default is not cut with its size: %.80v", a.Default)
+	}
+	if b.Type != "INTEGER" || b.Default == nil || *b.Default != "7" {
+		t.Errorf("the short column is %+v, want INTEGER and 7 whole", b)
+	}
+	res, err := db.Query(t.Context(), "SELECT * FROM w", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Columns[0].Type; len(c) > 300 || !strings.Contains(c, "100000 bytes in all") {
+		t.Errorf("the result's long type is %d bytes, want it cut with its size", len(c))
+	}
+	if c := res.Columns[1].Type; c != "INTEGER" {
+		t.Errorf("the result's short type is %q, want INTEGER", c)
+	}
+}
