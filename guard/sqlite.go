@@ -323,6 +323,18 @@ func (g *SQLite) prepare(sql string) (driver.Stmt, error) {
 	if vc := g.views.named(sql); vc != (sqliteCost{}) {
 		windows, defined = min(windows+vc.windows, 1<<30), min(defined+vc.defined, 1<<30)
 		inViews = ", counting those of the views it reads"
+		if vc.tables > maxSQLiteTables {
+			return nil, &Error{
+				Reason: fmt.Sprintf("the SQL reads tables %d times with the views it reads written out; the limit is %d", vc.tables, maxSQLiteTables),
+				Hint:   "SQLite compiles a view's body at every mention, and plans every table it reads: read fewer views, or each fewer times, or the tables they read directly",
+			}
+		}
+		if n := len(sql) + vc.bytes; n > maxSQLiteInlined {
+			return nil, &Error{
+				Reason: fmt.Sprintf("the SQL is %d bytes with the views it reads written out; the limit is %d", n, maxSQLiteInlined),
+				Hint:   "SQLite compiles a view's body at every mention: read fewer views, or each fewer times, or the tables they read directly",
+			}
+		}
 	}
 	if windows > maxSQLiteWindows {
 		return nil, &Error{

@@ -23,18 +23,35 @@ import (
 // view for itself (pragma_table_list).
 
 // sqliteCost is what compiling a text costs out of the interrupt's reach:
-// its window functions and its definitions (name AS (...)).
-type sqliteCost struct{ windows, defined int }
+// its bytes, with every view it names written out, the tables it reads
+// (a name of one at every mention), its window functions and its
+// definitions (name AS (...)).
+type sqliteCost struct{ bytes, tables, windows, defined int }
 
 func (c sqliteCost) add(d sqliteCost) sqliteCost {
-	return sqliteCost{windows: c.windows + d.windows, defined: c.defined + d.defined}
+	return sqliteCost{bytes: c.bytes + d.bytes, tables: c.tables + d.tables, windows: c.windows + d.windows, defined: c.defined + d.defined}
 }
 
 // capped keeps c's counts from overflowing: past the bounds, a count
 // only has to stay past them.
 func (c sqliteCost) capped() sqliteCost {
-	return sqliteCost{windows: min(c.windows, 1<<30), defined: min(c.defined, 1<<30)}
+	return sqliteCost{bytes: min(c.bytes, 1<<40), tables: min(c.tables, 1<<30), windows: min(c.windows, 1<<30), defined: min(c.defined, 1<<30)}
 }
+
+// maxSQLiteInlined bounds a statement's text with the views it reads
+// written out, as MaxSQLBytes bounds the text itself: SQLite compiles
+// each view at every mention, in time that grows with what it compiles. A
+// chain of 30 views, each joining the one before to itself, made
+// pragma_table_list (which compiles every view) run 211 s at start.
+const maxSQLiteInlined = MaxSQLBytes
+
+// maxSQLiteTables bounds the tables a statement reads with the views it
+// reads written out. SQLite's planner looks at the interrupt only when it
+// is done, in time that grows faster than the tables: a chain of views,
+// each joining the one before to itself, took 0.27 s to compile at 256
+// tables, 0.76 s at 512, 1.8 s at 1,024 and 7.9 s at 2,048 (which SQLite
+// then refused, past its 200 terms of one FROM).
+const maxSQLiteTables = 1000
 
 // over says why c is past the bounds, or "" when it is within them.
 func (c sqliteCost) over() string {
@@ -43,6 +60,10 @@ func (c sqliteCost) over() string {
 		return fmt.Sprintf("%d window functions (OVER); the limit is %d", c.windows, maxSQLiteWindows)
 	case c.defined > maxSQLiteDefinitions:
 		return fmt.Sprintf("%d common table expressions or named windows (name AS (...)); the limit is %d", c.defined, maxSQLiteDefinitions)
+	case c.tables > maxSQLiteTables:
+		return fmt.Sprintf("%d reads of tables with the views it reads written out; the limit is %d", c.tables, maxSQLiteTables)
+	case c.bytes > maxSQLiteInlined:
+		return fmt.Sprintf("%d bytes of SQL with the views it reads written out; the limit is %d", c.bytes, maxSQLiteInlined)
 	}
 	return ""
 }
@@ -51,28 +72,33 @@ func (c sqliteCost) over() string {
 // the views that cost anything, and, in heavy, why each one past the
 // bounds is. The zero value knows no view.
 type sqliteViews struct {
-	cost  map[string]sqliteCost
-	heavy map[string]string
+	cost   map[string]sqliteCost
+	heavy  map[string]string
+	tables map[string]bool // the main database's tables, folded
 }
 
 // readSQLiteViews reads the views of conn's main database, before the
 // authorizer is installed, and works out what each costs to compile.
 func readSQLiteViews(conn SQLiteConn) sqliteViews {
-	rows, err := conn.Query("SELECT name, sql FROM main.sqlite_schema WHERE type = 'view'", nil)
+	rows, err := conn.Query("SELECT type, name, sql FROM main.sqlite_schema WHERE type IN ('table', 'view')", nil)
 	if err != nil {
 		return sqliteViews{}
 	}
-	bodies := map[string]string{}
-	dest := make([]driver.Value, 2)
+	bodies, tables := map[string]string{}, map[string]bool{}
+	dest := make([]driver.Value, 3)
 	for rows.Next(dest) == nil {
-		name, _ := dest[0].(string)
-		text, _ := dest[1].(string)
-		if name != "" {
+		kind, _ := dest[0].(string)
+		name, _ := dest[1].(string)
+		text, _ := dest[2].(string)
+		switch {
+		case kind == "view" && name != "":
 			bodies[fold(name)] = text
+		case kind == "table":
+			tables[fold(name)] = true
 		}
 	}
 	rows.Close()
-	return sqliteViewCosts(bodies)
+	return sqliteViewCosts(bodies, tables)
 }
 
 // sqliteViewCosts works out each view's cost from its CREATE VIEW text
@@ -81,22 +107,23 @@ func readSQLiteViews(conn SQLiteConn) sqliteViews {
 // column spelled like a view, only overstates). A view that names itself,
 // through others or not, is circular, which SQLite refuses to compile; it
 // counts nothing for the names on the circle.
-func sqliteViewCosts(bodies map[string]string) sqliteViews {
+func sqliteViewCosts(bodies map[string]string, tables map[string]bool) sqliteViews {
 	own := make(map[string]sqliteCost, len(bodies))
 	names := make(map[string][]string, len(bodies))
 	for v, text := range bodies {
-		var c sqliteCost
+		c := sqliteCost{bytes: len(text)}
 		c.windows, c.defined = sqliteCompileCounts(text)
-		own[v] = c
 		sqliteScan(text, func(kind byte, tok string) {
 			if kind == 'w' || kind == 'n' {
-				if f := fold(tok); f != v {
-					if _, ok := bodies[f]; ok {
-						names[v] = append(names[v], f)
-					}
+				f := fold(tok)
+				if _, ok := bodies[f]; ok && f != v {
+					names[v] = append(names[v], f)
+				} else if tables[f] {
+					c.tables++
 				}
 			}
 		})
+		own[v] = c
 	}
 	total := make(map[string]sqliteCost, len(bodies))
 	const busy = -1
@@ -112,16 +139,15 @@ func sqliteViewCosts(bodies map[string]string) sqliteViews {
 		c := own[v]
 		for _, n := range names[v] {
 			c = c.add(cost(n)).capped()
-			// Past both bounds nothing counts more: stop before a
-			// chain of views doubling per level overflows.
-			if c.windows > maxSQLiteWindows && c.defined > maxSQLiteDefinitions {
+			// Past the bounds nothing counts more.
+			if c.bytes > maxSQLiteInlined && c.tables > maxSQLiteTables && c.windows > maxSQLiteWindows && c.defined > maxSQLiteDefinitions {
 				break
 			}
 		}
 		total[v] = c
 		return c
 	}
-	vs := sqliteViews{}
+	vs := sqliteViews{tables: tables}
 	for v := range bodies {
 		c := cost(v)
 		if c == (sqliteCost{}) {
@@ -149,7 +175,11 @@ func (vs sqliteViews) named(sql string) sqliteCost {
 	}
 	sqliteScan(sql, func(kind byte, tok string) {
 		if kind == 'w' || kind == 'n' {
-			c = c.add(vs.cost[fold(tok)]).capped()
+			f := fold(tok)
+			c = c.add(vs.cost[f]).capped()
+			if vs.tables[f] {
+				c.tables++
+			}
 		}
 	})
 	return c
