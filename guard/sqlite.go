@@ -155,7 +155,12 @@ func shadowTables(conn SQLiteConn) map[string]bool {
 func connectVirtualTables(conn SQLiteConn) {
 	rows, err := conn.Query("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'", nil)
 	if err != nil {
-		return
+		// pragma_table_list is refused when a view is too costly to
+		// compile (it compiles every view); the schema says the same.
+		rows, err = conn.Query("SELECT name FROM main.sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'", nil)
+		if err != nil {
+			return
+		}
 	}
 	var names []string
 	dest := make([]driver.Value, 1)
@@ -183,7 +188,7 @@ func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 	}
 	if g.setup {
 		if action == sqlite3.SQLITE_READ && g.views.refuses(arg1, database, inner) != "" ||
-			action == sqlite3.SQLITE_PRAGMA && g.views.refuses(arg2, "main", "") != "" {
+			action == sqlite3.SQLITE_PRAGMA && g.views.refusesPragma(arg1, arg2) != "" {
 			return sqlite3.SQLITE_DENY
 		}
 		return sqlite3.SQLITE_OK
@@ -220,8 +225,9 @@ func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 			return sqlite3.SQLITE_OK
 		}
 	case sqlite3.SQLITE_PRAGMA:
-		// A pragma naming a view (table_xinfo of it) compiles it.
-		if why := g.views.refuses(arg2, "main", ""); why != "" {
+		// A pragma naming a view (table_xinfo of it) compiles it, and
+		// table_list compiles every view.
+		if why := g.views.refusesPragma(arg1, arg2); why != "" {
 			g.denials = append(g.denials, why)
 			return sqlite3.SQLITE_DENY
 		}

@@ -3,6 +3,7 @@ package guard
 import (
 	"database/sql/driver"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -201,6 +202,26 @@ func (vs sqliteViews) refuses(table, database, inner string) string {
 		if why := vs.heavy[fold(inner)]; why != "" {
 			return describeHeavyView(inner, why)
 		}
+	}
+	return ""
+}
+
+// refusesPragma says why the pragma name, with argument arg, must be
+// refused, or "" when it may run: it names a view too costly to compile
+// (table_xinfo of it compiles it), or it is table_list, which compiles
+// every view whose columns SQLite has not read yet, with the argument or
+// without, before the authorizer is asked of any read.
+func (vs sqliteViews) refusesPragma(name, arg string) string {
+	if why := vs.refuses(arg, "main", ""); why != "" {
+		return why
+	}
+	if len(vs.heavy) > 0 && strings.EqualFold(name, "table_list") {
+		heavy := make([]string, 0, len(vs.heavy))
+		for v := range vs.heavy {
+			heavy = append(heavy, v)
+		}
+		sort.Strings(heavy)
+		return describeHeavyView(heavy[0], vs.heavy[heavy[0]]+"; pragma_table_list compiles every view")
 	}
 	return ""
 }
