@@ -174,16 +174,35 @@ func (vs sqliteViews) named(sql string) sqliteCost {
 	if len(vs.cost) == 0 {
 		return c
 	}
+	var buf []byte // a token folded, looked up without a copy
 	sqliteScan(sql, func(kind byte, tok string) {
 		if kind == 'w' || kind == 'n' {
-			f := fold(tok)
-			c = c.add(vs.cost[f]).capped()
-			if vs.tables[f] {
+			buf = appendFolded(buf[:0], tok)
+			if vc, ok := vs.cost[string(buf)]; ok {
+				c = c.add(vc).capped()
+			} else if vs.tables[string(buf)] {
 				c.tables++
 			}
 		}
 	})
 	return c
+}
+
+// appendFolded appends tok folded as fold folds it.
+func appendFolded(buf []byte, tok string) []byte {
+	for i := 0; i < len(tok); i++ {
+		if tok[i] >= 0x80 {
+			return append(buf, fold(tok)...)
+		}
+	}
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf
 }
 
 // refuses says why a read of table (of database) from inside view inner
