@@ -41,6 +41,8 @@ type SQLite struct {
 	reads     []sqliteRead        // what it read
 	judged    map[sqliteRead]bool // what the statement judged under a policy read; nil for none
 	shadow    map[string]bool     // the virtual tables' shadow tables, folded
+	views     sqliteViews         // what the main database's views cost to compile
+	setup     bool                // NewSQLite reads what the guard needs: allow all but costly views
 }
 
 // stepPragmas are the pragmas SQLite runs inside the table-valued pragma
@@ -78,16 +80,11 @@ type SQLiteConn interface {
 // A conn that is also a SQLiteContextAuthorizer gets the authorizer
 // through it, and can then enforce a policy (PreparePolicy).
 func NewSQLite(conn SQLiteConn) (*SQLite, error) {
-	functions, err := builtinFunctions(conn)
-	if err != nil {
-		return nil, err
-	}
-	connectVirtualTables(conn)
-	g := &SQLite{conn: conn, functions: functions, shadow: shadowTables(conn)}
-	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
-	// checkText holds a call's text to MaxSQLBytes; the policy's check of
-	// index order compiles it again after "EXPLAIN ".
-	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes+len(sqliteExplain))
+	// The views are read first, from sqlite_schema, which compiles none
+	// of them; from then on, while the guard reads the rest of what it
+	// needs, its authorizer allows all but a view too costly to compile
+	// (pragma_table_list compiles every view it has not compiled yet).
+	g := &SQLite{conn: conn, views: readSQLiteViews(conn), setup: true}
 	if ca, ok := conn.(SQLiteContextAuthorizer); ok {
 		ca.RegisterContextAuthorizer(g.authorize)
 		g.inner = true
@@ -96,6 +93,18 @@ func NewSQLite(conn SQLiteConn) (*SQLite, error) {
 			return g.authorize(action, arg1, arg2, database, "")
 		})
 	}
+	functions, err := builtinFunctions(conn)
+	if err != nil {
+		return nil, err
+	}
+	connectVirtualTables(conn)
+	g.functions, g.shadow = functions, shadowTables(conn)
+	g.setup = false
+	g.denials = g.denials[:0]
+	conn.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+	// checkText holds a call's text to MaxSQLBytes; the policy's check of
+	// index order compiles it again after "EXPLAIN ".
+	conn.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes+len(sqliteExplain))
 	return g, nil
 }
 
@@ -146,7 +155,12 @@ func shadowTables(conn SQLiteConn) map[string]bool {
 func connectVirtualTables(conn SQLiteConn) {
 	rows, err := conn.Query("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'", nil)
 	if err != nil {
-		return
+		// pragma_table_list is refused when a view is too costly to
+		// compile (it compiles every view); the schema says the same.
+		rows, err = conn.Query("SELECT name FROM main.sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'", nil)
+		if err != nil {
+			return
+		}
 	}
 	var names []string
 	dest := make([]driver.Value, 1)
@@ -172,6 +186,13 @@ func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 	if g.compiling && g.first < 0 {
 		g.first = action
 	}
+	if g.setup {
+		if action == sqlite3.SQLITE_READ && g.views.refuses(arg1, database, inner) != "" ||
+			action == sqlite3.SQLITE_PRAGMA && g.views.refusesPragma(arg1, arg2) != "" {
+			return sqlite3.SQLITE_DENY
+		}
+		return sqlite3.SQLITE_OK
+	}
 	switch action {
 	case sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqliteRecursive:
 		// READ covers tables, views and the table-valued pragma functions
@@ -179,6 +200,13 @@ func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 		// without side effects.
 		if action != sqlite3.SQLITE_READ {
 			return sqlite3.SQLITE_OK
+		}
+		// A view too costly to compile is refused before SQLite's code
+		// generator reaches it: SQLite resolves a statement's names,
+		// the view's body among them, before it generates any code.
+		if why := g.views.refuses(arg1, database, inner); why != "" {
+			g.denials = append(g.denials, why)
+			return sqlite3.SQLITE_DENY
 		}
 		r := sqliteRead{table: arg1, column: arg2, database: database, inner: inner}
 		if g.compiling && g.record {
@@ -197,6 +225,12 @@ func (g *SQLite) authorize(action int, arg1, arg2, database, inner string) int {
 			return sqlite3.SQLITE_OK
 		}
 	case sqlite3.SQLITE_PRAGMA:
+		// A pragma naming a view (table_xinfo of it) compiles it, and
+		// table_list compiles every view.
+		if why := g.views.refusesPragma(arg1, arg2); why != "" {
+			g.denials = append(g.denials, why)
+			return sqlite3.SQLITE_DENY
+		}
 		name := strings.ToLower(arg1)
 		if !g.compiling && g.policy == nil && stepPragmas[name] && (arg2 == "" || !stepPragmaArgs[name]) {
 			return sqlite3.SQLITE_OK
@@ -257,6 +291,8 @@ func describeAction(action int, arg1, arg2 string) string {
 // hintFor says what to send instead of the refused action.
 func hintFor(denial string) string {
 	switch {
+	case isHeavyViewDenial(denial):
+		return heavyViewHint
 	case strings.HasPrefix(denial, "PRAGMA"):
 		return "Use the describe_table tool, or SELECT from a table-valued pragma function such as pragma_table_info('t')"
 	case strings.HasPrefix(denial, "the function"):
@@ -287,16 +323,35 @@ func (g *SQLite) prepare(sql string) (driver.Stmt, error) {
 		return nil, err
 	}
 	windows, defined := sqliteCompileCounts(sql)
+	// SQLite compiles the body of every view the statement names into
+	// it, at each mention.
+	inViews := ""
+	if vc := g.views.named(sql); vc != (sqliteCost{}) {
+		windows, defined = min(windows+vc.windows, 1<<30), min(defined+vc.defined, 1<<30)
+		inViews = ", counting those of the views it reads"
+		if vc.tables > maxSQLiteTables {
+			return nil, &Error{
+				Reason: fmt.Sprintf("the SQL reads tables %d times with the views it reads written out; the limit is %d", vc.tables, maxSQLiteTables),
+				Hint:   "SQLite compiles a view's body at every mention, and plans every table it reads: read fewer views, or each fewer times, or the tables they read directly",
+			}
+		}
+		if n := len(sql) + vc.bytes; n > maxSQLiteInlined {
+			return nil, &Error{
+				Reason: fmt.Sprintf("the SQL is %d bytes with the views it reads written out; the limit is %d", n, maxSQLiteInlined),
+				Hint:   "SQLite compiles a view's body at every mention: read fewer views, or each fewer times, or the tables they read directly",
+			}
+		}
+	}
 	if windows > maxSQLiteWindows {
 		return nil, &Error{
-			Reason: fmt.Sprintf("the SQL uses %d window functions (OVER); the limit is %d", windows, maxSQLiteWindows),
-			Hint:   "Compute fewer window functions in one statement: SQLite compiles each against every other",
+			Reason: fmt.Sprintf("the SQL uses %d window functions (OVER)%s; the limit is %d", windows, inViews, maxSQLiteWindows),
+			Hint:   "Compute fewer window functions in one statement: SQLite compiles each against every other" + viewsHint(inViews),
 		}
 	}
 	if defined > maxSQLiteDefinitions {
 		return nil, &Error{
-			Reason: fmt.Sprintf("the SQL defines %d common table expressions or named windows (name AS (...)); the limit is %d", defined, maxSQLiteDefinitions),
-			Hint:   "Define fewer in one statement: SQLite compares each name with every other as it reads them",
+			Reason: fmt.Sprintf("the SQL defines %d common table expressions or named windows (name AS (...))%s; the limit is %d", defined, inViews, maxSQLiteDefinitions),
+			Hint:   "Define fewer in one statement: SQLite compares each name with every other as it reads them" + viewsHint(inViews),
 		}
 	}
 	g.denials = g.denials[:0]

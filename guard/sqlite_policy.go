@@ -138,8 +138,16 @@ func (g *SQLite) StepsUnpoliced() {
 // judge, when SQLite compiled it again after the schema changed, or a
 // pragma; or recompiled says the caller stopped it because SQLite compiled
 // it again. The engine's error then names what was refused, and this one
-// is to be returned instead. It returns nil when nothing was refused.
+// is to be returned instead. It returns nil when nothing was refused. A
+// view too costly to compile is refused as it steps with no policy too.
 func (g *SQLite) StepRefusal(recompiled bool) *Error {
+	// A view too costly to compile, which a table-valued pragma
+	// function named while it stepped, under a policy or not.
+	for _, d := range g.denials {
+		if isHeavyViewDenial(d) {
+			return &Error{Reason: d + " is not allowed", Hint: heavyViewHint}
+		}
+	}
 	if g.judged == nil || len(g.denials) == 0 && !recompiled {
 		return nil
 	}

@@ -10,13 +10,43 @@ import (
 	"github.com/sqlmcp/sqlmcp/source"
 )
 
+// A served file's declared types and defaults are its author's text, of
+// any length (a CREATE TABLE of 150 columns typed with 100,000 bytes each
+// made describe_table answer 30 MB): the catalog keeps at most these
+// bytes of each, cut with the marker that says the real size, as a
+// result's cell is. SQLite reads a type only for its affinity, from its
+// first words.
+const (
+	maxTypeText    = 256
+	maxDefaultText = 1024
+)
+
+// schemaText is v's text, cut to at most max bytes with the marker.
+func schemaText(v any, max int) string {
+	s, _ := source.Cell(source.CellText(v), max).(string)
+	return s
+}
+
 // ReadTables reads every table and view of the main database in four
 // catalog queries, joining the table-valued pragma functions. SQLite has
 // no schemas: schemas is ignored, and every table is on the path.
 func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) ([]source.TableDef, error) {
 	const tablesSQL = `SELECT name, type FROM pragma_table_list
 		WHERE schema = 'main' AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`
+	// pragma_table_list compiles every view, and the guard refuses it
+	// when one is too costly to compile; the schema table then lists
+	// the same, with a virtual table's shadow tables as tables.
+	const schemaTablesSQL = `SELECT name, CASE WHEN sql LIKE 'CREATE VIRTUAL TABLE%' THEN 'virtual' ELSE type END
+		FROM main.sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`
+	tablesOf := func(q string) string { return q }
 	rows, err := r.Catalog(ctx, tablesSQL)
+	if err != nil && ctx.Err() == nil {
+		tablesOf = func(q string) string {
+			return strings.NewReplacer("pragma_table_list AS t", "main.sqlite_schema AS t",
+				"t.schema = 'main' AND t.type = 'table'", "t.type = 'table' AND t.sql NOT LIKE 'CREATE VIRTUAL TABLE%'").Replace(q)
+		}
+		rows, err = r.Catalog(ctx, schemaTablesSQL)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("listing tables: %w", err)
 	}
@@ -37,7 +67,7 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 	const columnsSQL = `SELECT t.name, c.name, c.type, c."notnull", c.dflt_value, c.pk, c.hidden
 		FROM pragma_table_list AS t, pragma_table_xinfo(t.name) AS c
 		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, c.cid`
-	if rows, err = r.Catalog(ctx, columnsSQL); err != nil {
+	if rows, err = r.Catalog(ctx, tablesOf(columnsSQL)); err != nil {
 		return nil, fmt.Errorf("listing columns: %w", err)
 	}
 	for i := range tables {
@@ -66,10 +96,10 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 			continue
 		}
 		// hidden 2 and 3: a generated column, virtual or stored.
-		col := source.ColumnDef{Name: source.CellText(row[1]), Type: source.CellText(row[2]), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5])),
+		col := source.ColumnDef{Name: source.CellText(row[1]), Type: schemaText(row[2], maxTypeText), Nullable: source.CellInt(row[3]) == 0, PrimaryKey: int(source.CellInt(row[5])),
 			Generated: source.CellInt(row[6]) >= 2}
 		if row[4] != nil {
-			d := source.CellText(row[4])
+			d := schemaText(row[4], maxDefaultText)
 			col.Default = &d
 		}
 		t.Columns = append(t.Columns, col)
@@ -95,7 +125,7 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 	const keysSQL = `SELECT t.name, k.id, k."table", k."from", k."to"
 		FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) AS k
 		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, k.id, k.seq`
-	if rows, err = r.Catalog(ctx, keysSQL); err != nil {
+	if rows, err = r.Catalog(ctx, tablesOf(keysSQL)); err != nil {
 		return nil, fmt.Errorf("listing foreign keys: %w", err)
 	}
 	var fk *source.KeyDef
@@ -130,7 +160,7 @@ func (b *backend) ReadTables(ctx context.Context, r source.Reader, _ []string) (
 	const indexesSQL = `SELECT t.name, i.name, i."unique", c.name
 		FROM pragma_table_list AS t, pragma_index_list(t.name) AS i, pragma_index_info(i.name) AS c
 		WHERE t.schema = 'main' AND t.type = 'table' ORDER BY t.name, i.name, c.seqno`
-	if rows, err = r.Catalog(ctx, indexesSQL); err != nil {
+	if rows, err = r.Catalog(ctx, tablesOf(indexesSQL)); err != nil {
 		return nil, fmt.Errorf("listing indexes: %w", err)
 	}
 	for _, row := range rows {

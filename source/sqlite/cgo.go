@@ -532,7 +532,8 @@ func stepSQLite(st *sqlite3.SQLiteStmt, args []any, maxText, blobHead int, asCom
 		for i := range cols {
 			cols[i].Name = C.GoString(C.sqlite3_column_name(s, C.int(i)))
 			if d := C.sqlite3_column_decltype(s, C.int(i)); d != nil {
-				cols[i].Type = strings.ToUpper(C.GoString(d))
+				// A declared type is the schema's text, of any length.
+				cols[i].Type = schemaText(strings.ToUpper(C.GoString(d)), maxTypeText)
 			}
 		}
 		columns(cols)

@@ -200,8 +200,9 @@ func (c *conn) Run(ctx context.Context, st source.Statement, sink source.Sink) e
 			}
 		}
 		err = stepSQLite(ps, st.Args, maxText, blobHead, p != nil, columns, sink.Row)
-		if err != nil && p != nil && c.sc.guard != nil {
-			// The engine's error would name what the policy refused.
+		if err != nil && c.sc.guard != nil {
+			// The engine's error would name what the policy refused, or
+			// say only "not authorized" of a view too costly to compile.
 			if e := c.sc.guard.StepRefusal(errors.Is(err, errRecompiled)); e != nil {
 				return e
 			}
