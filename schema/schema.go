@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/sqlmcp/sqlmcp"
+	"github.com/sqlmcp/sqlmcp/internal/text"
 	"github.com/sqlmcp/sqlmcp/policy"
 	"github.com/sqlmcp/sqlmcp/source"
 )
@@ -353,6 +355,7 @@ func fromDefs(defs []source.TableDef) []*Table {
 		for j, ix := range d.Indexes {
 			t.Indexes[j] = Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique}
 		}
+		boundText(t)
 		tables[i] = t
 		byKey[[2]string{d.Schema, d.Name}] = t
 	}
@@ -607,6 +610,51 @@ func unquote(s string) string {
 // Quote quotes an identifier for SQL.
 func Quote(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// maxNameBytes bounds the names the catalog shows: PostgreSQL and MySQL
+// keep names to 63 and 64 bytes, and a longer one is more than a query
+// can be expected to spell; a served file (SQLite, DuckDB, a CSV header)
+// may hold names of any length, and 150 columns named with 100 KB each
+// made describe_table's answer 30 MB. maxDescriptionBytes bounds a table's
+// or a column's description, which a comment or a file's metadata may
+// make as long.
+const (
+	maxNameBytes        = 1024
+	maxDescriptionBytes = 4096
+)
+
+// boundText bounds what t shows of the database's own text: a table with
+// a name (its own, a column's, an index's) past maxNameBytes is broken,
+// the name shown cut, and descriptions past maxDescriptionBytes are cut
+// with a marker giving their size.
+func boundText(t *Table) {
+	long := 0
+	cutName := func(s *string) {
+		if len(*s) > maxNameBytes {
+			long = max(long, len(*s))
+			*s = text.Clip(*s, 64) + text.Marker(len(*s))
+		}
+	}
+	cutName(&t.Name)
+	cutName(&t.rel)
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		cutName(&c.Name)
+		c.Description = text.Cut(c.Description, maxDescriptionBytes)
+	}
+	for i := range t.Indexes {
+		cutName(&t.Indexes[i].Name)
+		cols := slices.Clone(t.Indexes[i].Columns)
+		for j := range cols {
+			cutName(&cols[j])
+		}
+		t.Indexes[i].Columns = cols
+	}
+	t.Description = text.Cut(t.Description, maxDescriptionBytes)
+	if long > 0 && t.Broken == "" {
+		t.Broken = fmt.Sprintf("it or one of its columns or indexes has a name of %d bytes, longer than the %d this server serves", long, maxNameBytes)
+	}
 }
 
 // Relation is the table's own name, without its schema.

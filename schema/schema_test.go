@@ -3,6 +3,7 @@ package schema_test
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -615,5 +616,64 @@ func TestCheckFailsClosed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLongNamesBounded: a served file may name a table, its columns and
+// its indexes with any length; the catalog shows each name past 1 KiB cut
+// with its size, and the table as broken, saying why, so no tool's answer
+// carries the megabytes (150 columns of 100 KB made describe_table 30 MB).
+// A name within the bound is untouched.
+func TestLongNamesBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := func(prefix string, n int) string { return prefix + strings.Repeat("x", n) }
+	var cols []string
+	for i := range 20 {
+		cols = append(cols, `"`+long(fmt.Sprint("c", i, "_"), 100_000)+`" TEXT`)
+	}
+	for _, q := range []string{
+		`CREATE TABLE "` + long("t_", 50_000) + `" (id INTEGER)`,
+		`CREATE TABLE wide (` + strings.Join(cols, ", ") + `)`,
+		`CREATE TABLE fine (id INTEGER PRIMARY KEY, "` + long("n_", 1000) + `" TEXT)`,
+		`CREATE INDEX "` + long("i_", 5000) + `" ON fine (id)`,
+	} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	cat, err := schema.New(dbtest.Open(t, path, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := cat.Tables(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 0
+	for _, tb := range tables {
+		size += len(tb.Name)
+		for _, c := range tb.Columns {
+			size += len(c.Name)
+		}
+		for _, ix := range tb.Indexes {
+			size += len(ix.Name)
+		}
+		if !strings.Contains(tb.Broken, "longer than the 1024 this server serves") {
+			t.Errorf("table %.80q: broken %q, want it broken for its long names", tb.Name, tb.Broken)
+		}
+	}
+	if size > 20_000 {
+		t.Errorf("the catalog's names hold %d bytes, want them cut", size)
+	}
+	if len(tables) != 3 {
+		t.Fatalf("got %d tables, want 3", len(tables))
+	}
+	if c := tables[0].Columns[1].Name; tables[0].Name != "fine" || c != long("n_", 1000) {
+		t.Errorf("a name within the bound was cut: %.80q, %.80q", tables[0].Name, c)
 	}
 }
