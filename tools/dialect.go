@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sqlmcp/sqlmcp"
 	"github.com/sqlmcp/sqlmcp/guard"
@@ -211,8 +212,44 @@ var expressionStart = map[string]bool{
 	"OR": true, "NOT": true, "ON": true, "HAVING": true, "WHEN": true, "CASE": true,
 }
 
-// namesOf is the lower-cased names of tables and their columns.
+// namesOf is the lower-cased names of tables and their columns, made once
+// for each list of tables (the catalog hands out the same list until it
+// reads the schema again; a list filtered for a caller is another) and
+// kept for a few lists.
 func namesOf(tables []*schema.Table) map[string]bool {
+	if len(tables) == 0 {
+		return map[string]bool{}
+	}
+	key := nameKey{&tables[0], len(tables)}
+	readNames.Lock()
+	defer readNames.Unlock()
+	if names, ok := readNames.sets[key]; ok {
+		return names
+	}
+	if len(readNames.sets) >= 16 {
+		clear(readNames.sets)
+	}
+	names := collectNames(tables)
+	readNames.sets[key] = names
+	return names
+}
+
+// nameKey names a list of tables: where its elements are, which also keeps
+// them from being freed and the place reused while the key is held, and
+// how many there are.
+type nameKey struct {
+	first **schema.Table
+	n     int
+}
+
+// readNames keeps namesOf's sets.
+var readNames = struct {
+	sync.Mutex
+	sets map[nameKey]map[string]bool
+}{sets: map[nameKey]map[string]bool{}}
+
+// collectNames is namesOf, made anew.
+func collectNames(tables []*schema.Table) map[string]bool {
 	names := map[string]bool{}
 	for _, t := range tables {
 		names[strings.ToLower(t.Name)] = true
