@@ -347,3 +347,57 @@ func nearName(name string, tables []*schema.Table) string {
 	}
 	return best
 }
+
+// constantKey finds a string literal standing alone as a key of ORDER BY,
+// GROUP BY or PARTITION BY ('price', or 'a', 'b'), which SQLite and MySQL
+// accept as a constant: the same on every row, so the order is left as it
+// was, and every row falls in one group, without an error (PostgreSQL and
+// DuckDB refuse it themselves). It returns the error that says so, or nil.
+func constantKey(sql string, _ []*schema.Table, ident func(string) string) error {
+	if !strings.Contains(sql, "'") {
+		return nil
+	}
+	toks := significant(sqlscan.Tokens(sql))
+	depth, byDepth := 0, -1 // byDepth: the depth of the key list being read
+	clause := ""
+	for i, t := range toks {
+		word := strings.ToUpper(t.Text)
+		switch {
+		case t.Text == "(":
+			depth++
+		case t.Text == ")":
+			depth--
+			if depth < byDepth {
+				byDepth = -1
+			}
+		case word == "BY" && i > 0 && keyClauses[strings.ToUpper(toks[i-1].Text)] != "":
+			byDepth, clause = depth, keyClauses[strings.ToUpper(toks[i-1].Text)]
+		case depth == byDepth && t.Kind == sqlscan.Word && keyListEnds[word]:
+			byDepth = -1
+		case depth == byDepth && t.Kind == sqlscan.String && (toks[i-1].Text == "," || strings.EqualFold(toks[i-1].Text, "BY")) &&
+			(i+1 == len(toks) || keyFollows[strings.ToUpper(toks[i+1].Text)]):
+			text := strings.ReplaceAll(t.Text[1:max(len(t.Text)-1, 1)], "''", "'")
+			return fmt.Errorf("%s BY %s is the text %s, the same on every row, so it %s without an error. Write the column's name (%s) or its position in the select list",
+				clause, t.Text, t.Text, keyEffect[clause], ident(text))
+		}
+	}
+	return nil
+}
+
+// keyClauses are the words before BY that begin a list of keys.
+var keyClauses = map[string]string{"ORDER": "ORDER", "GROUP": "GROUP", "PARTITION": "PARTITION"}
+
+// keyEffect is what a constant key does in each clause.
+var keyEffect = map[string]string{
+	"ORDER":     "leaves the order as it was",
+	"GROUP":     "puts every row in one group",
+	"PARTITION": "puts every row in one partition",
+}
+
+// keyListEnds are the words that end a list of keys.
+var keyListEnds = map[string]bool{"ORDER": true, "HAVING": true, "LIMIT": true, "OFFSET": true, "WINDOW": true, "UNION": true,
+	"EXCEPT": true, "INTERSECT": true, "ROWS": true, "RANGE": true, "GROUPS": true, "FETCH": true, "WITH": true}
+
+// keyFollows are the tokens after which a literal stood alone as a key.
+var keyFollows = map[string]bool{",": true, ")": true, ";": true, "ASC": true, "DESC": true, "NULLS": true, "COLLATE": true, "ORDER": true,
+	"LIMIT": true, "OFFSET": true, "HAVING": true, "WINDOW": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "ROWS": true, "RANGE": true}

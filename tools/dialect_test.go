@@ -259,3 +259,50 @@ func sqlCaller(t *testing.T, cs *mcp.ClientSession) func(sql string) (string, bo
 		return call("run_query", map[string]any{"sql": sql})
 	}
 }
+
+// TestConstantKeyRefused: SQLite and MySQL take a string literal as a key
+// of ORDER BY, GROUP BY or PARTITION BY without an error, the same on
+// every row: the order stays as it was and every row falls in one group.
+// run_query refuses it and says to write the column's name; a literal in
+// an expression of a key, in the select list or in a filter stays allowed.
+func TestConstantKeyRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.db")
+	w, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`CREATE TABLE items ("Unit Price" REAL, name TEXT);
+INSERT INTO items VALUES (1.5, 'a'), (2.5, 'b');`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	dbs := []*source.DB{dbtest.Open(t, path, nil)}
+	if os.Getenv(dbtest.MySQLEnv) != "" {
+		dbs = append(dbs, dbtest.Open(t, dbtest.MySQLDSN(t, "CREATE TABLE items (`Unit Price` DOUBLE, name TEXT)",
+			"INSERT INTO items VALUES (1.5, 'a'), (2.5, 'b')"), nil))
+	}
+	for _, db := range dbs {
+		call := sqlCaller(t, serve(t, db, zerolog.Nop()))
+		for q, want := range map[string]string{
+			`SELECT name FROM items ORDER BY 'Unit Price' DESC`:                          "leaves the order as it was",
+			`SELECT name, count(*) FROM items GROUP BY 'name'`:                           "puts every row in one group",
+			`SELECT name, count(*) FROM items GROUP BY name, 'x' ORDER BY name`:          "puts every row in one group",
+			`SELECT name FROM items GROUP BY 'name' ORDER BY name`:                       "puts every row in one group",
+			`SELECT name, row_number() OVER (PARTITION BY 'a' ORDER BY name) FROM items`: "puts every row in one partition",
+		} {
+			if text, isErr := call(q); !isErr || !strings.Contains(text, want) {
+				t.Errorf("%s on %s: got %q (error %v), want it refused: %s", q, db.Dialect(), text, isErr, want)
+			}
+		}
+		for _, q := range []string{
+			`SELECT name, count(*) FROM items GROUP BY name ORDER BY 2 DESC, name`,
+			`SELECT name FROM items ORDER BY name || 'x'`,
+			`SELECT name, 'x' AS k FROM items WHERE name IN ('a', 'b') ORDER BY name`,
+			`SELECT name FROM items ORDER BY CASE WHEN name = 'a' THEN 1 ELSE 2 END`,
+		} {
+			if text, isErr := call(q); isErr || !strings.Contains(text, "(2 rows)") {
+				t.Errorf("%s on %s: got %q (error %v), want two rows", q, db.Dialect(), text, isErr)
+			}
+		}
+	}
+}

@@ -84,11 +84,13 @@ type resultColumn struct {
 	Type string `json:"type,omitempty"`
 }
 
-// quotedTextCheck finds, for the dialects that read some double-quoted
-// names as text, a statement that would answer a name's text on every row.
-var quotedTextCheck = map[sqlmcp.Dialect]func(string, []*schema.Table, func(string) string) error{
-	sqlmcp.MySQL:  stringForName,
-	sqlmcp.SQLite: misspeltName,
+// constantChecks find, for the dialects that take text where a name was
+// meant without an error, a statement that would answer a constant as if
+// it were a column: a double-quoted name read as text (MySQL always,
+// SQLite when it names nothing), a literal as a key of ORDER or GROUP BY.
+var constantChecks = map[sqlmcp.Dialect][]func(string, []*schema.Table, func(string) string) error{
+	sqlmcp.MySQL:  {stringForName, constantKey},
+	sqlmcp.SQLite: {misspeltName, constantKey},
 }
 
 func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, error) {
@@ -97,10 +99,12 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 	if err != nil {
 		return runQueryOut{}, fmt.Errorf("%w: this server returns at most %d rows; aggregate or filter instead", err, limits.MaxRowsLimit)
 	}
-	if check := quotedTextCheck[s.db.Dialect()]; check != nil && strings.Contains(in.SQL, `"`) {
+	if checks := constantChecks[s.db.Dialect()]; len(checks) > 0 && strings.ContainsAny(in.SQL, `"'`) {
 		if tables, err := s.cat.Tables(ctx); err == nil {
-			if err := check(in.SQL, tables, s.cat.Ident); err != nil {
-				return runQueryOut{}, err
+			for _, check := range checks {
+				if err := check(in.SQL, tables, s.cat.Ident); err != nil {
+					return runQueryOut{}, err
+				}
 			}
 		}
 	}
