@@ -178,7 +178,7 @@ func missingFunction(err error) string {
 // what was asked. It returns the error that says so, or nil. An alias (AS
 // "Total", or after an expression) and a value compared with something
 // are left alone.
-func stringForName(sql string, tables []*schema.Table, ident func(string) string) error {
+func stringForName(sql string, tables func() []*schema.Table, ident func(string) string) error {
 	if !strings.Contains(sql, `"`) {
 		return nil
 	}
@@ -192,7 +192,7 @@ func stringForName(sql string, tables []*schema.Table, ident func(string) string
 			if t.Text[0] == '"' && len(t.Text) >= 2 && t.Text[len(t.Text)-1] == '"' && expressionStart[strings.ToUpper(prev)] {
 				name := strings.ReplaceAll(t.Text[1:len(t.Text)-1], `""`, `"`)
 				if names == nil {
-					names = namesOf(tables)
+					names = namesOf(tables())
 				}
 				if names[strings.ToLower(name)] {
 					return fmt.Errorf("%s is a string in MySQL, not the name %s: double quotes make text here, so the query would use the same text on every row and answer without an error. Write the name as %s, or the text in single quotes ('%s')",
@@ -268,7 +268,7 @@ func collectNames(tables []*schema.Table) map[string]bool {
 // query would answer the same text on every row, without an error. It
 // returns the error that says so, or nil. Text in double quotes that
 // resembles no name (a value, a strftime format) is left to SQLite.
-func misspeltName(sql string, tables []*schema.Table, ident func(string) string) error {
+func misspeltName(sql string, tables func() []*schema.Table, ident func(string) string) error {
 	if !strings.Contains(sql, `"`) {
 		return nil
 	}
@@ -279,6 +279,7 @@ func misspeltName(sql string, tables []*schema.Table, ident func(string) string)
 			defined[strings.ToLower(unquoteName(t))] = true
 		}
 	}
+	var all []*schema.Table
 	var names map[string]bool
 	for i, t := range toks {
 		if t.Kind != sqlscan.Quoted || t.Text[0] != '"' || i == 0 || !expressionStart[strings.ToUpper(toks[i-1].Text)] ||
@@ -287,12 +288,13 @@ func misspeltName(sql string, tables []*schema.Table, ident func(string) string)
 		}
 		name := unquoteName(t)
 		if names == nil {
-			names = namesOf(tables)
+			all = tables()
+			names = namesOf(all)
 		}
 		if lower := strings.ToLower(name); names[lower] || defined[lower] {
 			continue
 		}
-		if near := nearName(name, tables); near != "" {
+		if near := nearName(name, all); near != "" {
 			return fmt.Errorf("no column or table is named %s: SQLite reads a double-quoted name it cannot find as text, so the query would answer %s on every row. Did you mean %s? describe_table shows a table's columns",
 				t.Text, "'"+strings.ReplaceAll(name, "'", "''")+"'", ident(near))
 		}
@@ -353,7 +355,7 @@ func nearName(name string, tables []*schema.Table) string {
 // accept as a constant: the same on every row, so the order is left as it
 // was, and every row falls in one group, without an error (PostgreSQL and
 // DuckDB refuse it themselves). It returns the error that says so, or nil.
-func constantKey(sql string, _ []*schema.Table, ident func(string) string) error {
+func constantKey(sql string, _ func() []*schema.Table, ident func(string) string) error {
 	if !strings.Contains(sql, "'") {
 		return nil
 	}

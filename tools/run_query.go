@@ -88,7 +88,7 @@ type resultColumn struct {
 // meant without an error, a statement that would answer a constant as if
 // it were a column: a double-quoted name read as text (MySQL always,
 // SQLite when it names nothing), a literal as a key of ORDER or GROUP BY.
-var constantChecks = map[sqlmcp.Dialect][]func(string, []*schema.Table, func(string) string) error{
+var constantChecks = map[sqlmcp.Dialect][]func(sql string, tables func() []*schema.Table, ident func(string) string) error{
 	sqlmcp.MySQL:  {stringForName, constantKey},
 	sqlmcp.SQLite: {misspeltName, constantKey},
 }
@@ -100,11 +100,15 @@ func (s *server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, erro
 		return runQueryOut{}, fmt.Errorf("%w: this server returns at most %d rows; aggregate or filter instead", err, limits.MaxRowsLimit)
 	}
 	if checks := constantChecks[s.db.Dialect()]; len(checks) > 0 && strings.ContainsAny(in.SQL, `"'`) {
-		if tables, err := s.cat.Tables(ctx); err == nil {
-			for _, check := range checks {
-				if err := check(in.SQL, tables, s.cat.Ident); err != nil {
-					return runQueryOut{}, err
-				}
+		// The catalog only when a check needs it: most statements hold no
+		// quoted name where a name would stand.
+		tables := func() []*schema.Table {
+			t, _ := s.cat.Tables(ctx)
+			return t
+		}
+		for _, check := range checks {
+			if err := check(in.SQL, tables, s.cat.Ident); err != nil {
+				return runQueryOut{}, err
 			}
 		}
 	}
