@@ -22,19 +22,25 @@ const maxRaw = 64 << 10
 // (a deadline, a closed descriptor).
 func read(rc syscall.RawConn, p []byte) (n int, errno syscall.Errno, err error) {
 	err = rc.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false
-			}
-			n, errno = int(r), e
-			return true
+		r, e := sysRead(fd, p)
+		if e == syscall.EAGAIN {
+			return false
 		}
+		n, errno = r, e
+		return true
 	})
 	return n, errno, err
+}
+
+// sysRead is one read(2) of fd into p, made again when a signal
+// interrupts it.
+func sysRead(fd uintptr, p []byte) (int, syscall.Errno) {
+	for {
+		r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e != syscall.EINTR {
+			return int(r), e
+		}
+	}
 }
 
 // readSpin is read, trying again for up to spin before it waits in the
@@ -47,20 +53,16 @@ func readSpin(rc syscall.RawConn, p []byte, spin time.Duration) (n int, errno sy
 	var since time.Time
 	err = rc.Read(func(fd uintptr) bool {
 		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				if since.IsZero() {
-					since = time.Now()
-				} else if time.Since(since) >= spin {
-					return false
-				}
-				continue
+			r, e := sysRead(fd, p)
+			if e != syscall.EAGAIN {
+				n, errno = r, e
+				return true
 			}
-			n, errno = int(r), e
-			return true
+			if since.IsZero() {
+				since = time.Now()
+			} else if time.Since(since) >= spin {
+				return false
+			}
 		}
 	})
 	return n, errno, err
