@@ -427,21 +427,20 @@ func (t *Table) Display() string {
 // Ident is name, one of the table's columns say, as a query may write it:
 // bare where IdentifierQuote leaves it bare, else quoted as the table's
 // engine quotes names.
-func (t *Table) Ident(name string) string {
-	if IdentifierQuote(name) == name {
-		return name
-	}
-	return t.QuoteName(name)
-}
+func (t *Table) Ident(name string) string { return bareOr(name, t.QuoteName) }
 
 // Ident is name as a query of the catalog's engine may write it: bare
 // where IdentifierQuote leaves it bare, else quoted as the engine quotes
 // names (backticks on MySQL, where double quotes make a string).
-func (c *Catalog) Ident(name string) string {
+func (c *Catalog) Ident(name string) string { return bareOr(name, c.db.Quote) }
+
+// bareOr is name bare where IdentifierQuote leaves it bare, else quoted
+// by quote.
+func bareOr(name string, quote func(string) string) string {
 	if IdentifierQuote(name) == name {
 		return name
 	}
-	return c.db.Quote(name)
+	return quote(name)
 }
 
 // Display is the named table's name as a query may write it (see
@@ -551,11 +550,10 @@ func IdentifierQuote(name string) string {
 // IdentifierFor is IdentifierQuote for engine d: a name that needs
 // quoting is in backticks on MySQL, where double quotes make a string.
 func IdentifierFor(d sqlmcp.Dialect, name string) string {
-	q := IdentifierQuote(name)
-	if q == name || d != sqlmcp.MySQL {
-		return q
+	if d != sqlmcp.MySQL {
+		return IdentifierQuote(name)
 	}
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	return bareOr(name, func(n string) string { return "`" + strings.ReplaceAll(n, "`", "``") + "`" })
 }
 
 // keywords are SQL keywords that need quoting as identifiers (SQLite's

@@ -179,28 +179,35 @@ func missingFunction(err error) string {
 // "Total", or after an expression) and a value compared with something
 // are left alone.
 func stringForName(sql string, tables func() []*schema.Table, ident func(string) string) error {
+	var names map[string]bool
+	return eachQuotedAtStart(sql, func(_ []sqlscan.Token, _ int, quoted, name string) error {
+		if names == nil {
+			names = namesOf(tables())
+		}
+		if names[strings.ToLower(name)] {
+			return fmt.Errorf("%s is a string in MySQL, not the name %s: double quotes make text here, so the query would use the same text on every row and answer without an error. Write the name as %s, or the text in single quotes ('%s')",
+				quoted, name, ident(name), strings.ReplaceAll(name, "'", "''"))
+		}
+		return nil
+	})
+}
+
+// eachQuotedAtStart calls f with each double-quoted token of sql that
+// stands where an expression begins (expressionStart), its place among
+// the statement's significant tokens and the name it quotes, until f
+// returns an error, which it returns.
+func eachQuotedAtStart(sql string, f func(toks []sqlscan.Token, i int, quoted, name string) error) error {
 	if !strings.Contains(sql, `"`) {
 		return nil
 	}
-	var names map[string]bool
-	prev := ""
-	for _, t := range sqlscan.Tokens(sql) {
-		switch t.Kind {
-		case sqlscan.Space, sqlscan.LineComment, sqlscan.BlockComment:
-			continue
-		case sqlscan.Quoted:
-			if t.Text[0] == '"' && len(t.Text) >= 2 && t.Text[len(t.Text)-1] == '"' && expressionStart[strings.ToUpper(prev)] {
-				name := strings.ReplaceAll(t.Text[1:len(t.Text)-1], `""`, `"`)
-				if names == nil {
-					names = namesOf(tables())
-				}
-				if names[strings.ToLower(name)] {
-					return fmt.Errorf("%s is a string in MySQL, not the name %s: double quotes make text here, so the query would use the same text on every row and answer without an error. Write the name as %s, or the text in single quotes ('%s')",
-						t.Text, name, ident(name), strings.ReplaceAll(name, "'", "''"))
-				}
+	toks := significant(sqlscan.Tokens(sql))
+	for i, t := range toks {
+		if t.Kind == sqlscan.Quoted && t.Text[0] == '"' && len(t.Text) >= 2 && t.Text[len(t.Text)-1] == '"' &&
+			i > 0 && expressionStart[strings.ToUpper(toks[i-1].Text)] {
+			if err := f(toks, i, t.Text, unquoteName(t)); err != nil {
+				return err
 			}
 		}
-		prev = t.Text
 	}
 	return nil
 }
@@ -269,37 +276,39 @@ func collectNames(tables []*schema.Table) map[string]bool {
 // returns the error that says so, or nil. Text in double quotes that
 // resembles no name (a value, a strftime format) is left to SQLite.
 func misspeltName(sql string, tables func() []*schema.Table, ident func(string) string) error {
-	if !strings.Contains(sql, `"`) {
+	var defined, names map[string]bool
+	var all []*schema.Table
+	return eachQuotedAtStart(sql, func(toks []sqlscan.Token, i int, quoted, name string) error {
+		if i+1 < len(toks) && toks[i+1].Text == "." {
+			return nil // a qualifier: SQLite reads no text there
+		}
+		if names == nil {
+			all = tables()
+			names = namesOf(all)
+			defined = aliases(toks)
+		}
+		if lower := strings.ToLower(name); names[lower] || defined[lower] {
+			return nil
+		}
+		if near := nearName(name, all); near != "" {
+			return fmt.Errorf("no column or table is named %s: SQLite reads a double-quoted name it cannot find as text, so the query would answer %s on every row. Did you mean %s? describe_table shows a table's columns",
+				quoted, "'"+strings.ReplaceAll(name, "'", "''")+"'", ident(near))
+		}
 		return nil
-	}
-	toks := significant(sqlscan.Tokens(sql))
+	})
+}
+
+// aliases are the lower-cased names a statement defines: the words and
+// quoted names beside AS (an alias after it, a common table expression's
+// name before it).
+func aliases(toks []sqlscan.Token) map[string]bool {
 	defined := map[string]bool{}
 	for i, t := range toks {
 		if i > 0 && strings.EqualFold(toks[i-1].Text, "AS") || i+1 < len(toks) && strings.EqualFold(toks[i+1].Text, "AS") {
 			defined[strings.ToLower(unquoteName(t))] = true
 		}
 	}
-	var all []*schema.Table
-	var names map[string]bool
-	for i, t := range toks {
-		if t.Kind != sqlscan.Quoted || t.Text[0] != '"' || i == 0 || !expressionStart[strings.ToUpper(toks[i-1].Text)] ||
-			i+1 < len(toks) && toks[i+1].Text == "." {
-			continue
-		}
-		name := unquoteName(t)
-		if names == nil {
-			all = tables()
-			names = namesOf(all)
-		}
-		if lower := strings.ToLower(name); names[lower] || defined[lower] {
-			continue
-		}
-		if near := nearName(name, all); near != "" {
-			return fmt.Errorf("no column or table is named %s: SQLite reads a double-quoted name it cannot find as text, so the query would answer %s on every row. Did you mean %s? describe_table shows a table's columns",
-				t.Text, "'"+strings.ReplaceAll(name, "'", "''")+"'", ident(near))
-		}
-	}
-	return nil
+	return defined
 }
 
 // significant is toks without white space and comments.
